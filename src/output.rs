@@ -1,0 +1,232 @@
+//! Writing results: files replaced atomically, and the three output formats (aligned tables for
+//! people, JSON and CSV for machines).
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// How a command prints what it found.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// An aligned table for people.
+    #[default]
+    Table,
+    /// One JSON document.
+    Json,
+    /// Comma-separated values with a header line.
+    Csv,
+}
+
+/// A file being written: bytes go to a temporary file beside the target, which replaces the
+/// target only when [`AtomicFile::commit`] is called. Dropped without a commit, the temporary
+/// file is removed and the target is left as it was, so a failed run never leaves half a file.
+pub struct AtomicFile {
+    target: PathBuf,
+    temp: PathBuf,
+    out: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Starts writing `target`.
+    pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
+        let target = target.as_ref().to_path_buf();
+        let name = target
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file path"))?;
+        let mut temp_name = std::ffi::OsString::from(".");
+        temp_name.push(name);
+        temp_name.push(format!(".{}.tmp", std::process::id()));
+        let temp = target.with_file_name(temp_name);
+        let file = File::create(&temp)?;
+        Ok(AtomicFile {
+            target,
+            temp,
+            out: Some(BufWriter::with_capacity(1 << 20, file)),
+        })
+    }
+
+    /// The path that will be replaced.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Flushes, syncs and renames the temporary file over the target.
+    pub fn commit(mut self) -> io::Result<()> {
+        let out = self.out.take().expect("an uncommitted file has a writer");
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&self.temp, &self.target)
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out
+            .as_mut()
+            .expect("writer present until commit")
+            .write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out
+            .as_mut()
+            .expect("writer present until commit")
+            .write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out
+            .as_mut()
+            .expect("writer present until commit")
+            .flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Writes a whole file atomically.
+pub fn write_atomic(target: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(target)?;
+    f.write_all(bytes)?;
+    f.commit()
+}
+
+/// A table of text cells rendered as aligned columns, CSV, or a JSON array of objects.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new<S: Into<String>>(header: impl IntoIterator<Item = S>) -> Table {
+        Table {
+            header: header.into_iter().map(Into::into).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn push<S: ToString>(&mut self, row: impl IntoIterator<Item = S>) {
+        self.rows
+            .push(row.into_iter().map(|c| c.to_string()).collect());
+    }
+
+    /// Aligned columns: text left-aligned, numbers right-aligned, two spaces apart.
+    pub fn render(&self) -> String {
+        let n = self.header.len();
+        let mut width = vec![0; n];
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            for (i, cell) in row.iter().enumerate().take(n) {
+                width[i] = width[i].max(cell.chars().count());
+            }
+        }
+        let numeric: Vec<bool> = (0..n)
+            .map(|i| {
+                !self.rows.is_empty()
+                    && self
+                        .rows
+                        .iter()
+                        .all(|r| r.get(i).is_some_and(|c| looks_numeric(c)))
+            })
+            .collect();
+        let mut s = String::new();
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            let mut line = String::new();
+            for (i, cell) in row.iter().enumerate().take(n) {
+                if i > 0 {
+                    line.push_str("  ");
+                }
+                let pad = width[i] - cell.chars().count();
+                if numeric[i] {
+                    line.extend(std::iter::repeat_n(' ', pad));
+                    line.push_str(cell);
+                } else {
+                    line.push_str(cell);
+                    line.extend(std::iter::repeat_n(' ', pad));
+                }
+            }
+            s.push_str(line.trim_end());
+            s.push('\n');
+        }
+        s
+    }
+
+    /// CSV with a header line; cells holding commas or quotes are quoted.
+    pub fn csv(&self) -> String {
+        let mut s = String::new();
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            let cells: Vec<String> = row.iter().map(|c| csv_cell(c)).collect();
+            s.push_str(&cells.join(","));
+            s.push('\n');
+        }
+        s
+    }
+}
+
+fn looks_numeric(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | ',' | '%'))
+}
+
+fn csv_cell(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Formats an integer with thousands separators: `15038733958272` → `15,038,733,958,272`.
+pub fn grouped(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_file_is_all_or_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.txt");
+        fs::write(&p, "old").unwrap();
+        {
+            let mut f = AtomicFile::create(&p).unwrap();
+            f.write_all(b"half").unwrap();
+            // dropped without commit
+        }
+        assert_eq!(fs::read_to_string(&p).unwrap(), "old");
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "temporary file removed"
+        );
+        write_atomic(&p, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "new");
+    }
+
+    #[test]
+    fn table_aligns_numbers_right() {
+        let mut t = Table::new(["setup", "boards"]);
+        t.push(["none", "12"]);
+        t.push(["T@0", "3"]);
+        assert_eq!(t.render(), "setup  boards\nnone       12\nT@0         3\n");
+        assert_eq!(t.csv(), "setup,boards\nnone,12\nT@0,3\n");
+        assert_eq!(grouped(15038733958272), "15,038,733,958,272");
+        assert_eq!(grouped(0), "0");
+    }
+}
