@@ -156,7 +156,7 @@ impl Geometry {
         let mine = next.counting_for(p);
         let won = self.lines_through[square as usize]
             .iter()
-            .any(|&l| mine & l == l);
+            .any(|&l| l & !mine == 0);
         let status = if won {
             Status::won_by(p)
         } else if next.filled() == self.full() {
