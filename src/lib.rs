@@ -4,10 +4,20 @@
 //! Each concept has one module:
 //! - [`board`]: the board type, players and statuses;
 //! - [`rules`]: lines, winning and moving, for any small geometry;
+//! - [`engine`]: the layered enumeration engine shared by both games;
+//! - [`rank`]: the dense perfect index of a ply's boards;
+//! - [`space`]: every reachable Tomek board of every setup, labelled by play;
+//! - [`stats`]: counts, games, values and orbits of the state space;
+//! - [`symmetry`]: the automorphism group of the lines, found by search;
 //! - [`output`]: atomic files and table/JSON/CSV output;
 //! - [`progress`]: progress bars that stay quiet off a terminal.
 
 pub mod board;
+pub mod engine;
 pub mod output;
 pub mod progress;
+pub mod rank;
 pub mod rules;
+pub mod space;
+pub mod stats;
+pub mod symmetry;

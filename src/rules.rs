@@ -18,13 +18,16 @@ pub struct Geometry {
     pub joker: bool,
     /// Every winning line as a mask of its squares.
     pub lines: Vec<u16>,
-    /// For each square, the lines through it, OR-ed into one mask per line (indices into
-    /// `lines` are not needed: a move wins when any line through it is full).
-    pub lines_through: Vec<Vec<u16>>,
+    /// The lines through each square, square by square: those through square `s` are
+    /// `through[through_start[s]..through_start[s + 1]]`. A move wins when one of them fills.
+    through: Vec<u16>,
+    through_start: [u8; 17],
     /// `wins[m]` is true when mask `m` contains a whole line.
     wins: Vec<bool>,
     /// `core[m]`: the squares common to every line contained in `m` (all ones when none is).
     core: Vec<u16>,
+    /// `completing[m]`: the squares outside `m` that would complete a line if added to `m`.
+    completing: Vec<u16>,
 }
 
 /// Why a geometry cannot be built.
@@ -64,9 +67,15 @@ impl Geometry {
                 }
             }
         }
-        let lines_through = (0..cells)
-            .map(|s| lines.iter().copied().filter(|l| l >> s & 1 == 1).collect())
-            .collect();
+        let mut through = Vec::new();
+        let mut through_start = [0u8; 17];
+        for s in 0..cells as usize {
+            through.extend(lines.iter().copied().filter(|l| l >> s & 1 == 1));
+            through_start[s + 1] = through.len() as u8;
+        }
+        for s in cells as usize..16 {
+            through_start[s + 1] = through.len() as u8;
+        }
         let mut wins = vec![false; 1 << 16];
         let mut core = vec![u16::MAX; 1 << 16];
         for m in 0..=u16::MAX {
@@ -77,15 +86,26 @@ impl Geometry {
                 }
             }
         }
+        let mut completing = vec![0u16; 1 << 16];
+        for m in 0..=u16::MAX {
+            for &l in &lines {
+                let missing = l & !m;
+                if missing.count_ones() == 1 {
+                    completing[m as usize] |= missing;
+                }
+            }
+        }
         Ok(Geometry {
             rows,
             cols,
             line,
             joker,
             lines,
-            lines_through,
+            through,
+            through_start,
             wins,
             core,
+            completing,
         })
     }
 
@@ -114,6 +134,12 @@ impl Geometry {
         v
     }
 
+    /// The lines through `square`.
+    pub fn lines_through(&self, square: u32) -> &[u16] {
+        let s = square as usize;
+        &self.through[self.through_start[s] as usize..self.through_start[s + 1] as usize]
+    }
+
     /// Whether the squares in `mask` contain a whole line.
     #[inline]
     pub fn has_line(&self, mask: u16) -> bool {
@@ -124,6 +150,12 @@ impl Geometry {
     #[inline]
     pub fn line_core(&self, mask: u16) -> u16 {
         self.core[mask as usize]
+    }
+
+    /// The squares outside `mask` that would complete a line if added to it.
+    #[inline]
+    pub fn completing(&self, mask: u16) -> u16 {
+        self.completing[mask as usize]
     }
 
     /// Whether `p` has a line on `b` (its stones plus the `T`).
@@ -154,7 +186,11 @@ impl Geometry {
     pub fn play(&self, b: Board, p: Player, square: u32) -> (Board, Status) {
         let next = b.with(p, square);
         let mine = next.counting_for(p);
-        let won = self.lines_through[square as usize]
+        let (from, to) = (
+            self.through_start[square as usize],
+            self.through_start[square as usize + 1],
+        );
+        let won = self.through[from as usize..to as usize]
             .iter()
             .any(|&l| l & !mine == 0);
         let status = if won {

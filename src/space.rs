@@ -1,0 +1,320 @@
+//! The state space of Tic-Tac-Toe-Tomek: every board reachable in play from every setup,
+//! labelled with its status by the move that made it.
+//!
+//! Each setup (no `T`, or a `T` on one square) is walked by the shared [`engine`] with a
+//! dense memo per ply ([`DenseMemo`], one byte a slot of the [`rank`] index). The walks of
+//! the setups are independent and run in parallel; the result is the same whatever the
+//! thread count. [`Space`] keeps every layer, so later passes (statistics, audits, sampling,
+//! streaming every board) read the labels without walking the games again.
+//!
+//! [`engine`]: crate::engine
+//! [`rank`]: crate::rank
+
+use crate::board::{Board, Status};
+use crate::engine::{self, Game, HashMemo, Memo};
+use crate::rank::PlyIndex;
+use crate::rules::Geometry;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// The game from one setup: a geometry and the square of the `T` (0 for none).
+#[derive(Clone, Copy)]
+pub struct SetupGame<'g> {
+    pub geometry: &'g Geometry,
+    pub t: u16,
+}
+
+impl Game for SetupGame<'_> {
+    type Pos = Board;
+
+    fn root(&self) -> Board {
+        Board::empty(self.t)
+    }
+
+    #[inline]
+    fn for_each_child(&self, b: Board, mut visit: impl FnMut(Board, Status)) {
+        let mover = b.to_move();
+        let mut empty = self.geometry.full() & !b.filled();
+        while empty != 0 {
+            let square = empty.trailing_zeros();
+            empty &= empty - 1;
+            let (child, status) = self.geometry.play(b, mover, square);
+            visit(child, status);
+        }
+    }
+
+    /// The first parent of a board is the one left by taking back the lowest-numbered stone of
+    /// the last mover that can be taken back. Any stone can be taken back from a board with no
+    /// line; from a won board only a stone lying on every line of the winner (its line core).
+    /// So a quiet move is a first-parent edge only below the mover's lowest stone, and a
+    /// winning move only when no core stone lies below it.
+    #[inline]
+    fn for_each_first_child(&self, b: Board, mut visit: impl FnMut(Board, Status)) {
+        let mover = b.to_move();
+        let mine = b.of(mover);
+        let empty = self.geometry.full() & !b.filled();
+        let quiet_zone = if mine == 0 {
+            u16::MAX
+        } else {
+            (1u16 << mine.trailing_zeros()) - 1
+        };
+        let mut candidates = empty & (quiet_zone | self.geometry.completing(mine | b.t));
+        while candidates != 0 {
+            let square = candidates.trailing_zeros();
+            candidates &= candidates - 1;
+            let below = (1u16 << square) - 1;
+            let (child, status) = self.geometry.play(b, mover, square);
+            let takeable_below = if status == Status::won_by(mover) {
+                self.geometry.line_core(child.counting_for(mover)) & mine & below
+            } else {
+                mine & below
+            };
+            if takeable_below == 0 {
+                visit(child, status);
+            }
+        }
+    }
+}
+
+/// The code of a setup's board of any ply: `x | o << 16`.
+#[inline]
+pub fn board_code(b: Board) -> u32 {
+    b.x as u32 | (b.o as u32) << 16
+}
+
+/// One ply of one setup, stored densely over the slots of the ply's [`PlyIndex`]: a bit per
+/// slot says whether play reaches the board, and two bits per slot hold its status.
+///
+/// The "seen" bitmap is the hot part of the walk: every child generated is looked up there,
+/// and at one bit a slot the largest ply (2 million slots) takes 256 KiB, which stays in a
+/// core's cache; the statuses are touched only once per new board.
+pub struct DenseMemo {
+    pub index: PlyIndex,
+    seen: Vec<u64>,
+    status: Vec<u8>,
+    counts: [u64; 4],
+}
+
+impl DenseMemo {
+    pub fn new(squares: u32, ply: u32) -> DenseMemo {
+        let index = PlyIndex::new(squares, ply);
+        let n = index.len();
+        DenseMemo {
+            index,
+            seen: vec![0; n.div_ceil(64)],
+            status: vec![0; n.div_ceil(4)],
+            counts: [0; 4],
+        }
+    }
+
+    /// The status in `slot`, or `None` if play never reaches that board.
+    #[inline]
+    pub fn at(&self, slot: usize) -> Option<Status> {
+        (self.seen[slot / 64] >> (slot % 64) & 1 == 1)
+            .then(|| Status::ALL[(self.status[slot / 4] >> (2 * (slot % 4)) & 3) as usize])
+    }
+
+    /// The status of a board of this ply, or `None` if it is not reachable.
+    #[inline]
+    pub fn get(&self, b: Board) -> Option<Status> {
+        self.at(self.index.slot(b))
+    }
+
+    /// The reachable slots with their statuses, in slot order.
+    pub fn slots(&self) -> impl Iterator<Item = (usize, Status)> + '_ {
+        self.seen.iter().enumerate().flat_map(move |(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let slot = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    (
+                        slot,
+                        Status::ALL[(self.status[slot / 4] >> (2 * (slot % 4)) & 3) as usize],
+                    )
+                })
+            })
+        })
+    }
+
+    /// Number of reachable boards of this ply.
+    pub fn len(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Memo<Board> for DenseMemo {
+    #[inline]
+    fn insert(&mut self, b: Board, status: Status) -> bool {
+        let slot = self.index.slot(b);
+        let (word, bit) = (&mut self.seen[slot / 64], 1u64 << (slot % 64));
+        if *word & bit != 0 {
+            debug_assert_eq!(self.at(slot), Some(status), "two statuses for {b:?}");
+            return false;
+        }
+        *word |= bit;
+        self.status[slot / 4] |= (status.index() as u8) << (2 * (slot % 4));
+        self.counts[status.index()] += 1;
+        true
+    }
+
+    fn counts(&self) -> [u64; 4] {
+        self.counts
+    }
+}
+
+/// Every reachable board of one setup, by ply.
+pub struct SetupSpace {
+    /// The `T` mask (0 for the setup without a `T`).
+    pub t: u16,
+    pub plies: Vec<DenseMemo>,
+    /// Reachable boards per ply and status.
+    pub counts: Vec<[u64; 4]>,
+}
+
+impl SetupSpace {
+    /// Walks the setup with dense memos.
+    pub fn explore(geometry: &Geometry, t: u16) -> SetupSpace {
+        let squares = geometry.cells();
+        let mut plies = Vec::new();
+        let mut counts = Vec::new();
+        engine::explore(
+            &SetupGame { geometry, t },
+            |ply| DenseMemo::new(squares, ply),
+            |layer| {
+                counts.push(layer.memo.counts());
+                plies.push(layer.memo);
+            },
+        );
+        SetupSpace { t, plies, counts }
+    }
+
+    /// The status of a board of this setup, or `None` if play never reaches it.
+    pub fn status(&self, b: Board) -> Option<Status> {
+        if b.t != self.t || b.x & b.o != 0 || (b.x | b.o) & b.t != 0 {
+            return None;
+        }
+        let (nx, no) = (b.x.count_ones(), b.o.count_ones());
+        if nx != no && nx != no + 1 {
+            return None;
+        }
+        self.plies.get((nx + no) as usize)?.get(b)
+    }
+
+    /// Reachable boards of each status, all plies together.
+    pub fn totals(&self) -> [u64; 4] {
+        sum_counts(&self.counts)
+    }
+
+    /// Every reachable board with its status, ply by ply, in slot order.
+    pub fn boards(&self) -> impl Iterator<Item = (Board, Status)> + '_ {
+        self.plies.iter().flat_map(move |p| {
+            p.slots()
+                .map(move |(slot, s)| (p.index.board(slot, self.t), s))
+        })
+    }
+}
+
+/// Adds per-status counts.
+pub fn sum_counts<'a>(rows: impl IntoIterator<Item = &'a [u64; 4]>) -> [u64; 4] {
+    let mut total = [0; 4];
+    for r in rows {
+        for i in 0..4 {
+            total[i] += r[i];
+        }
+    }
+    total
+}
+
+/// The whole state space: every setup of a geometry.
+pub struct Space {
+    pub geometry: Arc<Geometry>,
+    pub setups: Vec<SetupSpace>,
+}
+
+impl Space {
+    /// Walks every setup, in parallel. Largest setup first, so two threads finish together.
+    pub fn explore(geometry: Arc<Geometry>) -> Space {
+        Space::explore_setups(geometry.clone(), &geometry.setups())
+    }
+
+    /// Walks the given setups (`T` masks) only.
+    pub fn explore_setups(geometry: Arc<Geometry>, setups: &[u16]) -> Space {
+        let pb = crate::progress::bar(setups.len() as u64, "setups");
+        let setups = setups
+            .par_iter()
+            .map(|&t| {
+                let s = SetupSpace::explore(&geometry, t);
+                pb.inc(1);
+                s
+            })
+            .collect();
+        pb.finish_and_clear();
+        Space { geometry, setups }
+    }
+
+    /// The setup with `T` mask `t`, if it was explored.
+    pub fn setup(&self, t: u16) -> Option<&SetupSpace> {
+        self.setups.iter().find(|s| s.t == t)
+    }
+
+    /// The status of any board, or `None` if play never reaches it.
+    pub fn status(&self, b: Board) -> Option<Status> {
+        self.setup(b.t)?.status(b)
+    }
+
+    /// Number of reachable boards over every explored setup.
+    pub fn len(&self) -> u64 {
+        self.setups
+            .iter()
+            .map(|s| s.totals().iter().sum::<u64>())
+            .sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Walks one setup with the hashbrown memo instead of the dense index, returning each ply's
+/// counts. It is the path for boards too large to index densely, and a second method to check
+/// the dense walk against.
+pub fn explore_hashed(geometry: &Geometry, t: u16) -> Vec<[u64; 4]> {
+    let mut counts = Vec::new();
+    engine::explore(
+        &SetupGame { geometry, t },
+        |_| HashMemo::<Board>::new(),
+        |layer| counts.push(layer.memo.counts()),
+    );
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classic_tic_tac_toe_has_5478_positions() {
+        let g = Arc::new(Geometry::new(3, 3, 3, false).unwrap());
+        let space = Space::explore(g.clone());
+        assert_eq!(space.len(), 5478);
+        let t = space.setups[0].totals();
+        // Terminal positions: 626 X wins, 316 O wins, 16 draws (958 in all).
+        assert_eq!(t, [626, 316, 16, 4520]);
+        assert_eq!(explore_hashed(&g, 0), space.setups[0].counts);
+    }
+
+    #[test]
+    fn labels_agree_with_the_board_status() {
+        let g = Arc::new(Geometry::new(3, 3, 3, false).unwrap());
+        let space = Space::explore(g.clone());
+        for (b, s) in space.setups[0].boards() {
+            assert_eq!(g.status(b), s, "{b:?}");
+            assert_eq!(space.status(b), Some(s));
+        }
+    }
+}

@@ -1,0 +1,428 @@
+//! Statistics of the state space, per setup and in total: reachable boards by status and ply,
+//! complete games by outcome, the value of each setup under perfect play, and counts up to
+//! symmetry.
+//!
+//! Every figure comes from the boards themselves, never from a walk over games: the boards are
+//! met once each by the engine's tree walk, games are counted by adding, ply by ply, the number
+//! of move sequences reaching each board (a board's count is the sum of its parents'), and
+//! values are found backwards from the last ply.
+
+use crate::board::{Board, Player, Status};
+use crate::engine::{self, Game};
+use crate::rank::PlyIndex;
+use crate::rules::Geometry;
+use crate::space::SetupGame;
+use crate::symmetry::{self, Perm, Symmetry};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// What to compute. Counts are always computed; the rest cost more.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Sections {
+    pub games: bool,
+    pub values: bool,
+    pub symmetry: Option<Symmetry>,
+}
+
+impl Sections {
+    pub const ALL: Sections = Sections {
+        games: true,
+        values: true,
+        symmetry: Some(Symmetry::Full),
+    };
+    pub const COUNTS: Sections = Sections {
+        games: false,
+        values: false,
+        symmetry: None,
+    };
+}
+
+/// A result of play for one side: win, draw, loss.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WinDrawLoss {
+    pub win: u64,
+    pub draw: u64,
+    pub loss: u64,
+}
+
+/// Counts by status, in [`Status::ALL`] order, with names in JSON.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ByStatus {
+    pub x_won: u64,
+    pub o_won: u64,
+    pub draw: u64,
+    pub open: u64,
+}
+
+impl ByStatus {
+    pub fn from_array(a: [u64; 4]) -> ByStatus {
+        ByStatus {
+            x_won: a[0],
+            o_won: a[1],
+            draw: a[2],
+            open: a[3],
+        }
+    }
+    pub fn to_array(self) -> [u64; 4] {
+        [self.x_won, self.o_won, self.draw, self.open]
+    }
+    pub fn get(self, s: Status) -> u64 {
+        self.to_array()[s.index()]
+    }
+    pub fn total(self) -> u64 {
+        self.to_array().iter().sum()
+    }
+    pub fn terminal(self) -> u64 {
+        self.x_won + self.o_won + self.draw
+    }
+    pub fn add(&mut self, other: ByStatus) {
+        let (a, b) = (self.to_array(), other.to_array());
+        *self = ByStatus::from_array(std::array::from_fn(|i| a[i] + b[i]));
+    }
+}
+
+/// Everything known about one setup.
+#[derive(Clone, Debug, Serialize)]
+pub struct SetupStats {
+    /// `none`, or the square of the `T` (0-based, row-major).
+    pub setup: String,
+    /// The `T` mask (0 for none).
+    #[serde(skip)]
+    pub t: u16,
+    /// Reachable boards by status.
+    pub boards: ByStatus,
+    /// Reachable boards by ply (index) and status.
+    pub boards_by_ply: Vec<ByStatus>,
+    /// Complete games (distinct move sequences) by outcome; `open` is always 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games: Option<ByStatus>,
+    /// Complete games by length (index) and outcome.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games_by_ply: Option<Vec<ByStatus>>,
+    /// The result of the game under perfect play: `X won`, `O won` or `Draw`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Reachable boards that are won, drawn or lost for the side to move under perfect play
+    /// (a finished game counts as lost by the side to move when the other side won).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side_to_move: Option<WinDrawLoss>,
+}
+
+/// Boards up to symmetry, over every setup together.
+#[derive(Clone, Debug, Serialize)]
+pub struct Orbits {
+    pub symmetry: Symmetry,
+    /// Order of the symmetry group.
+    pub group_order: usize,
+    pub boards: ByStatus,
+    pub boards_by_ply: Vec<ByStatus>,
+}
+
+/// The statistics of a geometry's state space.
+#[derive(Clone, Debug, Serialize)]
+pub struct Stats {
+    pub rows: u32,
+    pub cols: u32,
+    pub line: u32,
+    pub joker: bool,
+    pub setups: Vec<SetupStats>,
+    pub total: SetupStats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub orbits: Option<Orbits>,
+}
+
+/// The name of a setup: `none`, or the square of its `T`.
+pub fn setup_name(t: u16) -> String {
+    if t == 0 {
+        "none".into()
+    } else {
+        t.trailing_zeros().to_string()
+    }
+}
+
+/// Computes the statistics of the given setups (`T` masks) of a geometry.
+pub fn analyze(g: &Geometry, setups: &[u16], sections: Sections) -> Stats {
+    let group = sections.symmetry.map(|s| s.group(g));
+    let pb = crate::progress::bar(setups.len() as u64, "setups");
+    let results: Vec<(SetupStats, Option<Vec<[u64; 4]>>)> = setups
+        .par_iter()
+        .map(|&t| {
+            let r = analyze_setup(g, t, sections, group.as_deref(), setups);
+            pb.inc(1);
+            r
+        })
+        .collect();
+    pb.finish_and_clear();
+    let plies = g.cells() as usize + 1;
+    let mut total = SetupStats {
+        setup: "all".into(),
+        t: 0,
+        boards: ByStatus::default(),
+        boards_by_ply: vec![ByStatus::default(); plies],
+        games: sections.games.then(ByStatus::default),
+        games_by_ply: sections.games.then(|| vec![ByStatus::default(); plies]),
+        value: None,
+        side_to_move: sections.values.then(WinDrawLoss::default),
+    };
+    let mut orbit_by_ply = vec![[0u64; 4]; plies];
+    let mut stats = Vec::new();
+    for (s, orbits) in results {
+        total.boards.add(s.boards);
+        for (i, b) in s.boards_by_ply.iter().enumerate() {
+            total.boards_by_ply[i].add(*b);
+        }
+        if let (Some(tg), Some(sg)) = (total.games.as_mut(), s.games) {
+            tg.add(sg);
+        }
+        if let (Some(tg), Some(sg)) = (total.games_by_ply.as_mut(), &s.games_by_ply) {
+            for (i, b) in sg.iter().enumerate() {
+                tg[i].add(*b);
+            }
+        }
+        if let (Some(tw), Some(sw)) = (total.side_to_move.as_mut(), s.side_to_move) {
+            tw.win += sw.win;
+            tw.draw += sw.draw;
+            tw.loss += sw.loss;
+        }
+        if let Some(o) = orbits {
+            for (i, c) in o.iter().enumerate() {
+                for k in 0..4 {
+                    orbit_by_ply[i][k] += c[k];
+                }
+            }
+        }
+        stats.push(s);
+    }
+    let orbits = sections
+        .symmetry
+        .zip(group.as_ref())
+        .map(|(symmetry, group)| {
+            let by_ply: Vec<ByStatus> = orbit_by_ply
+                .iter()
+                .map(|&a| ByStatus::from_array(a))
+                .collect();
+            let mut boards = ByStatus::default();
+            by_ply.iter().for_each(|b| boards.add(*b));
+            Orbits {
+                symmetry,
+                group_order: group.len(),
+                boards,
+                boards_by_ply: by_ply,
+            }
+        });
+    Stats {
+        rows: g.rows,
+        cols: g.cols,
+        line: g.line,
+        joker: g.joker,
+        setups: stats,
+        total,
+        orbits,
+    }
+}
+
+/// A setup represents its orbit of setups when no symmetry maps its `T` to a smaller mask;
+/// orbits of boards are then counted on representatives only, under the symmetries that fix
+/// the `T`, which counts each orbit of the whole space exactly once. Only meaningful when all
+/// setups of the orbit are being analyzed.
+fn representative_stabilizer(t: u16, group: &[Perm], setups: &[u16]) -> Option<Vec<Perm>> {
+    let orbit_in_scope = group.iter().all(|g| setups.contains(&g.apply(t)));
+    let is_rep = group.iter().all(|g| g.apply(t) >= t);
+    (orbit_in_scope && is_rep).then(|| group.iter().filter(|g| g.apply(t) == t).cloned().collect())
+}
+
+fn value_of(s: Status) -> u8 {
+    match s {
+        Status::OWon => 0,
+        Status::Draw => 1,
+        Status::XWon => 2,
+        Status::Open => unreachable!("open boards have no value of their own"),
+    }
+}
+
+fn analyze_setup(
+    g: &Geometry,
+    t: u16,
+    sections: Sections,
+    group: Option<&[Perm]>,
+    setups: &[u16],
+) -> (SetupStats, Option<Vec<[u64; 4]>>) {
+    let game = SetupGame { geometry: g, t };
+    let plies = g.cells() as usize + 1;
+    let keep = sections.games || sections.values || group.is_some();
+    let mut by_ply = vec![[0u64; 4]; plies];
+    // Per ply: open boards (chunks) and finished ones, kept only when later passes need them.
+    let mut open: Vec<Vec<Board>> = Vec::new();
+    let mut over: Vec<Vec<(Board, Status)>> = Vec::new();
+    // Each setup is walked on the thread that took it: the setups already keep every thread
+    // busy, and one thread per walk keeps the walk's order trivially fixed.
+    walk_setup(&game, |ply, counts, o, f| {
+        by_ply[ply as usize] = counts;
+        if keep {
+            open.push(o.iter().flatten().copied().collect());
+            over.push(f.to_vec());
+        }
+    });
+    let mut stats = SetupStats {
+        setup: setup_name(t),
+        t,
+        boards: ByStatus::default(),
+        boards_by_ply: by_ply.iter().map(|&a| ByStatus::from_array(a)).collect(),
+        games: None,
+        games_by_ply: None,
+        value: None,
+        side_to_move: None,
+    };
+    stats
+        .boards_by_ply
+        .clone()
+        .iter()
+        .for_each(|b| stats.boards.add(*b));
+
+    if sections.games {
+        let (games, games_by_ply) = count_games(&game, &open);
+        stats.games = Some(games);
+        stats.games_by_ply = Some(games_by_ply);
+    }
+    if sections.values {
+        let (value, wdl) = solve_values(&game, &open, &over);
+        stats.value = Some(Status::ALL[[1, 2, 0][value as usize]].answer().to_string());
+        stats.side_to_move = Some(wdl);
+    }
+    let orbits = group.and_then(|group| {
+        let stab = representative_stabilizer(t, group, setups)?;
+        let mut by_ply = vec![[0u64; 4]; plies];
+        for (ply, (o, f)) in open.iter().zip(&over).enumerate() {
+            for &b in o {
+                if symmetry::is_canonical(b, &stab) {
+                    by_ply[ply][Status::Open.index()] += 1;
+                }
+            }
+            for &(b, s) in f {
+                if symmetry::is_canonical(b, &stab) {
+                    by_ply[ply][s.index()] += 1;
+                }
+            }
+        }
+        Some(by_ply)
+    });
+    (stats, orbits)
+}
+
+/// The engine's tree walk of one setup, on the calling thread's pool.
+fn walk_setup(
+    game: &SetupGame<'_>,
+    done: impl FnMut(u32, [u64; 4], &[Vec<Board>], &[(Board, Status)]),
+) {
+    engine::explore_tree(game, u32::MAX, done);
+}
+
+/// Complete games by outcome and by length: the number of move sequences reaching each open
+/// board, carried forward ply by ply in a dense array per ply.
+fn count_games(game: &SetupGame<'_>, open: &[Vec<Board>]) -> (ByStatus, Vec<ByStatus>) {
+    let squares = game.geometry.cells();
+    let plies = squares as usize + 1;
+    let mut by_ply = vec![[0u64; 4]; plies];
+    // A board with a X stones and b O stones is reached by at most a!·b! ≤ 8!·8! < 2³² move
+    // orders, so a u32 a board is enough and halves the arrays the pass wanders over.
+    let mut paths = vec![1u32];
+    for (ply, boards) in open.iter().enumerate() {
+        if boards.is_empty() || ply + 1 >= plies {
+            break;
+        }
+        let here = PlyIndex::new(squares, ply as u32);
+        let next_index = PlyIndex::new(squares, ply as u32 + 1);
+        let mut next = vec![0u32; next_index.len()];
+        let ended = &mut by_ply[ply + 1];
+        for &b in boards {
+            let p = paths[here.slot(b)];
+            game.for_each_child(b, |c, s| {
+                if s == Status::Open {
+                    next[next_index.slot(c)] += p;
+                } else {
+                    ended[s.index()] += p as u64;
+                }
+            });
+        }
+        paths = next;
+    }
+    let by_ply: Vec<ByStatus> = by_ply.into_iter().map(ByStatus::from_array).collect();
+    let mut total = ByStatus::default();
+    by_ply.iter().for_each(|b| total.add(*b));
+    (total, by_ply)
+}
+
+/// Values under perfect play, found backwards: a finished board's value is its result; an open
+/// board's is the best of its children for the side to move. Returns the value of the empty
+/// board (0 = O wins, 1 = draw, 2 = X wins) and how every reachable board stands for the side
+/// to move.
+fn solve_values(
+    game: &SetupGame<'_>,
+    open: &[Vec<Board>],
+    over: &[Vec<(Board, Status)>],
+) -> (u8, WinDrawLoss) {
+    let squares = game.geometry.cells();
+    let mut wdl = WinDrawLoss::default();
+    for f in over {
+        for &(_, s) in f {
+            match s {
+                Status::Draw => wdl.draw += 1,
+                _ => wdl.loss += 1,
+            }
+        }
+    }
+    let mut next_values: Vec<u8> = Vec::new();
+    let mut next_index = PlyIndex::new(squares, 0);
+    for ply in (0..open.len()).rev() {
+        let here = PlyIndex::new(squares, ply as u32);
+        let mut values = vec![u8::MAX; if open[ply].is_empty() { 0 } else { here.len() }];
+        let mover = if ply % 2 == 0 { Player::X } else { Player::O };
+        for &b in &open[ply] {
+            let mut best = if mover == Player::X { 0u8 } else { 2u8 };
+            game.for_each_child(b, |c, s| {
+                let v = if s == Status::Open {
+                    next_values[next_index.slot(c)]
+                } else {
+                    value_of(s)
+                };
+                best = if mover == Player::X {
+                    best.max(v)
+                } else {
+                    best.min(v)
+                };
+            });
+            values[here.slot(b)] = best;
+            match (mover, best) {
+                (_, 1) => wdl.draw += 1,
+                (Player::X, 2) | (Player::O, 0) => wdl.win += 1,
+                _ => wdl.loss += 1,
+            }
+        }
+        next_values = values;
+        next_index = here;
+    }
+    (next_values.first().copied().unwrap_or(1), wdl)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classic_tic_tac_toe_figures() {
+        let g = Geometry::new(3, 3, 3, false).unwrap();
+        let s = analyze(&g, &g.setups(), Sections::ALL);
+        assert_eq!(s.total.boards.total(), 5478);
+        assert_eq!(s.total.boards.terminal(), 958);
+        let games = s.total.games.unwrap();
+        assert_eq!(
+            (games.x_won, games.o_won, games.draw),
+            (131_184, 77_904, 46_080)
+        );
+        assert_eq!(games.total(), 255_168);
+        assert_eq!(s.setups[0].value.as_deref(), Some("Draw"));
+        let orbits = s.orbits.unwrap();
+        assert_eq!(orbits.group_order, 8);
+        assert_eq!(orbits.boards.total(), 765);
+    }
+}
