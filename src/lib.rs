@@ -6,6 +6,7 @@
 //! - [`rules`]: lines, winning and moving, for any small geometry;
 //! - [`engine`]: the layered enumeration engine shared by both games;
 //! - [`rank`]: the dense perfect index of a ply's boards;
+//! - [`reach`]: whether a board can arise in play, decided from the board alone;
 //! - [`space`]: every reachable Tomek board of every setup, labelled by play;
 //! - [`stats`]: counts, games, values and orbits of the state space;
 //! - [`symmetry`]: the automorphism group of the lines, found by search;
@@ -17,6 +18,7 @@ pub mod engine;
 pub mod output;
 pub mod progress;
 pub mod rank;
+pub mod reach;
 pub mod rules;
 pub mod space;
 pub mod stats;

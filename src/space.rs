@@ -177,8 +177,37 @@ pub struct SetupSpace {
 }
 
 impl SetupSpace {
-    /// Walks the setup with dense memos.
+    /// Walks the setup along first-parent edges (each board met once) and files every board
+    /// in its ply's dense table.
     pub fn explore(geometry: &Geometry, t: u16) -> SetupSpace {
+        let squares = geometry.cells();
+        let mut plies: Vec<DenseMemo> = Vec::new();
+        let mut counts = Vec::new();
+        engine::explore_tree(
+            &SetupGame { geometry, t },
+            u32::MAX,
+            |ply, c, open, over| {
+                let mut memo = DenseMemo::new(squares, ply);
+                if ply == 0 {
+                    memo.insert(Board::empty(t), Status::Open);
+                }
+                for &b in open.iter().flatten() {
+                    memo.insert(b, Status::Open);
+                }
+                for &(b, s) in over {
+                    memo.insert(b, s);
+                }
+                debug_assert_eq!(memo.counts(), c);
+                counts.push(c);
+                plies.push(memo);
+            },
+        );
+        SetupSpace { t, plies, counts }
+    }
+
+    /// Walks the setup with a dense memo per ply, expanding every move: a second method, for
+    /// checking the tree walk.
+    pub fn explore_memo(geometry: &Geometry, t: u16) -> SetupSpace {
         let squares = geometry.cells();
         let mut plies = Vec::new();
         let mut counts = Vec::new();
@@ -306,6 +335,10 @@ mod tests {
         // Terminal positions: 626 X wins, 316 O wins, 16 draws (958 in all).
         assert_eq!(t, [626, 316, 16, 4520]);
         assert_eq!(explore_hashed(&g, 0), space.setups[0].counts);
+        assert_eq!(
+            SetupSpace::explore_memo(&g, 0).counts,
+            space.setups[0].counts
+        );
     }
 
     #[test]
