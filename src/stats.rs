@@ -221,14 +221,16 @@ pub fn analyze(g: &Geometry, setups: &[u16], sections: Sections) -> Stats {
     }
 }
 
-/// A setup represents its orbit of setups when no symmetry maps its `T` to a smaller mask;
-/// orbits of boards are then counted on representatives only, under the symmetries that fix
-/// the `T`, which counts each orbit of the whole space exactly once. Only meaningful when all
-/// setups of the orbit are being analyzed.
+/// Boards one symmetry apart form one class; a class holding a board with the `T` on `t`
+/// holds boards for every setup in the orbit of `t`. So the classes meeting the selected
+/// setups are counted once each by counting, on the smallest selected setup of each orbit of
+/// setups only, the classes of its boards under the symmetries that keep the `T` in place.
+/// Returns those symmetries when `t` is such a representative.
 fn representative_stabilizer(t: u16, group: &[Perm], setups: &[u16]) -> Option<Vec<Perm>> {
-    let orbit_in_scope = group.iter().all(|g| setups.contains(&g.apply(t)));
-    let is_rep = group.iter().all(|g| g.apply(t) >= t);
-    (orbit_in_scope && is_rep).then(|| group.iter().filter(|g| g.apply(t) == t).cloned().collect())
+    let is_rep = group
+        .iter()
+        .all(|g| g.apply(t) >= t || !setups.contains(&g.apply(t)));
+    is_rep.then(|| group.iter().filter(|g| g.apply(t) == t).cloned().collect())
 }
 
 fn value_of(s: Status) -> u8 {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tomek::board::Board;
 use tomek::reach;
 use tomek::rules::Geometry;
-use tomek::space::{SetupSpace, Space, explore_hashed};
+use tomek::space::{SetupGame, SetupSpace, Space, explore_hashed};
 
 #[test]
 fn tree_walk_and_memo_walks_agree_on_every_setup() {
@@ -71,4 +71,50 @@ fn reachability_predicate_equals_the_enumerated_set() {
         })
         .sum();
     assert_eq!(mismatches, 0);
+}
+
+#[test]
+fn orbit_counts_agree_with_burnside() {
+    // Burnside: the number of classes is the average, over the group, of the boards each
+    // symmetry leaves unchanged. A second method for the counts up to symmetry.
+    use tomek::board::Status;
+    use tomek::stats::{Sections, analyze};
+    use tomek::symmetry::{Symmetry, automorphisms};
+    let g = Arc::new(Geometry::tomek().clone());
+    let group = automorphisms(&g);
+    let fixed: Vec<[u64; 4]> = g
+        .setups()
+        .par_iter()
+        .map(|&t| {
+            let keep: Vec<_> = group.iter().filter(|p| p.apply(t) == t).collect();
+            let mut c = [0u64; 4];
+            let mut count = |b: Board, s: Status| {
+                c[s.index()] += keep.iter().filter(|p| p.board(b) == b).count() as u64;
+            };
+            tomek::engine::explore_tree(
+                &SetupGame { geometry: &g, t },
+                u32::MAX,
+                |_, _, open, over| {
+                    open.iter().flatten().for_each(|&b| count(b, Status::Open));
+                    over.iter().for_each(|&(b, s)| count(b, s));
+                },
+            );
+            c
+        })
+        .collect();
+    let stats = analyze(
+        &g,
+        &g.setups(),
+        Sections {
+            games: false,
+            values: false,
+            symmetry: Some(Symmetry::Full),
+        },
+    );
+    let orbits = stats.orbits.unwrap();
+    for s in Status::ALL {
+        let sum: u64 = fixed.iter().map(|c| c[s.index()]).sum();
+        assert_eq!(sum % group.len() as u64, 0);
+        assert_eq!(orbits.boards.get(s), sum / group.len() as u64, "{s:?}");
+    }
 }

@@ -2,9 +2,12 @@
 //! the library; none holds logic of its own beyond reading inputs and printing results.
 
 mod solve;
+mod stats;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use tomek::board::Status;
+use tomek::rules::Geometry;
 
 /// Exhaustive state-space analyzer and test-data generator for Tic-Tac-Toe-Tomek (Code Jam
 /// 2013, Qualification A) and Four in a row (SPOJ FOUROW).
@@ -22,11 +25,83 @@ pub struct Cli {
 pub enum Command {
     /// Answer a Code Jam input: one `Case #x: status` line per board.
     Solve(solve::Args),
+    /// Statistics of every reachable board: counts, games, perfect play, symmetry.
+    Stats(stats::Args),
 }
 
 /// Runs one subcommand; an `Err` is reported by `main` with exit code 2.
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Solve(a) => solve::run(a),
+        Command::Stats(a) => stats::run(a),
     }
+}
+
+/// The board geometry, for commands that also study other boards than the Code Jam one.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GeometryArgs {
+    /// Rows of the board.
+    #[arg(long, default_value_t = 4, help_heading = "Geometry")]
+    pub rows: u32,
+    /// Columns of the board (rows × columns ≤ 16).
+    #[arg(long, default_value_t = 4, help_heading = "Geometry")]
+    pub cols: u32,
+    /// Symbols in a row that win.
+    #[arg(long, default_value_t = 4, help_heading = "Geometry")]
+    pub line: u32,
+    /// No T square: only the empty setup.
+    #[arg(long, help_heading = "Geometry")]
+    pub no_joker: bool,
+}
+
+impl GeometryArgs {
+    pub fn build(&self) -> anyhow::Result<Geometry> {
+        Ok(Geometry::new(
+            self.rows,
+            self.cols,
+            self.line,
+            !self.no_joker,
+        )?)
+    }
+}
+
+/// Which starting setups to consider.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SetupFilter {
+    /// Setups: `all`, `none` (no T), or the square of the T (0-15, row by row), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub setup: Vec<String>,
+}
+
+impl SetupFilter {
+    /// The `T` masks selected, in the geometry's setup order.
+    pub fn setups(&self, g: &Geometry) -> anyhow::Result<Vec<u16>> {
+        let all = g.setups();
+        let mut chosen = Vec::new();
+        for s in &self.setup {
+            match s.as_str() {
+                "all" => chosen.extend(&all),
+                "none" => chosen.push(0),
+                n => {
+                    let square: u32 = n.parse().map_err(|_| {
+                        anyhow::anyhow!("--setup: `{n}` is not all, none or a square number")
+                    })?;
+                    let t = 1u32 << square.min(31);
+                    if !all.contains(&(t as u16)) || t > u16::MAX as u32 {
+                        anyhow::bail!(
+                            "--setup: no setup with the T on square {n} (squares 0-{} with a T)",
+                            g.cells() - 1
+                        );
+                    }
+                    chosen.push(t as u16);
+                }
+            }
+        }
+        Ok(all.into_iter().filter(|t| chosen.contains(t)).collect())
+    }
+}
+
+/// Parses a status filter: x, o, draw or open.
+pub fn parse_status(s: &str) -> Result<Status, String> {
+    Status::from_short(s).ok_or_else(|| format!("`{s}` is not one of x, o, draw, open"))
 }
