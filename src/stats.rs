@@ -7,7 +7,7 @@
 //! of move sequences reaching each board (a board's count is the sum of its parents'), and
 //! values are found backwards from the last ply.
 
-use crate::board::{Board, Player, Status};
+use crate::board::{Board, Status};
 use crate::engine::{self, Game};
 use crate::rank::PlyIndex;
 use crate::rules::Geometry;
@@ -233,15 +233,6 @@ fn representative_stabilizer(t: u16, group: &[Perm], setups: &[u16]) -> Option<V
     is_rep.then(|| group.iter().filter(|g| g.apply(t) == t).cloned().collect())
 }
 
-fn value_of(s: Status) -> u8 {
-    match s {
-        Status::OWon => 0,
-        Status::Draw => 1,
-        Status::XWon => 2,
-        Status::Open => unreachable!("open boards have no value of their own"),
-    }
-}
-
 fn analyze_setup(
     g: &Geometry,
     t: u16,
@@ -288,7 +279,7 @@ fn analyze_setup(
     }
     if sections.values {
         let (value, wdl) = solve_values(&game, &open, &over);
-        stats.value = Some(Status::ALL[[1, 2, 0][value as usize]].answer().to_string());
+        stats.value = Some(value.answer().to_string());
         stats.side_to_move = Some(wdl);
     }
     let orbits = group.and_then(|group| {
@@ -355,15 +346,20 @@ fn count_games(game: &SetupGame<'_>, open: &[Vec<Board>]) -> (ByStatus, Vec<BySt
 }
 
 /// Values under perfect play, found backwards: a finished board's value is its result; an open
-/// board's is the best of its children for the side to move. Returns the value of the empty
-/// board (0 = O wins, 1 = draw, 2 = X wins) and how every reachable board stands for the side
-/// to move.
+/// board's is the best of its children for the side to move. Values are kept from the side to
+/// move's point of view (0 loss, 1 draw, 2 win), so a child worth `v` to the opponent is worth
+/// `2 - v` to the mover. A board with a winning move is a win without looking further, and the
+/// scan of the children stops at the first win: the best that can be had.
+///
+/// Returns the value of the empty board to X, as a status (X won, O won or Draw), and how
+/// every reachable board stands for its side to move.
 fn solve_values(
     game: &SetupGame<'_>,
     open: &[Vec<Board>],
     over: &[Vec<(Board, Status)>],
-) -> (u8, WinDrawLoss) {
-    let squares = game.geometry.cells();
+) -> (Status, WinDrawLoss) {
+    let g = game.geometry;
+    let squares = g.cells();
     let mut wdl = WinDrawLoss::default();
     for f in over {
         for &(_, s) in f {
@@ -377,33 +373,45 @@ fn solve_values(
     let mut next_index = PlyIndex::new(squares, 0);
     for ply in (0..open.len()).rev() {
         let here = PlyIndex::new(squares, ply as u32);
-        let mut values = vec![u8::MAX; if open[ply].is_empty() { 0 } else { here.len() }];
-        let mover = if ply % 2 == 0 { Player::X } else { Player::O };
+        let mut values = vec![0u8; if open[ply].is_empty() { 0 } else { here.len() }];
         for &b in &open[ply] {
-            let mut best = if mover == Player::X { 0u8 } else { 2u8 };
-            game.for_each_child(b, |c, s| {
-                let v = if s == Status::Open {
-                    next_values[next_index.slot(c)]
-                } else {
-                    value_of(s)
-                };
-                best = if mover == Player::X {
-                    best.max(v)
-                } else {
-                    best.min(v)
-                };
-            });
+            let mover = b.to_move();
+            let empty = g.full() & !b.filled();
+            let best = if g.completing(b.counting_for(mover)) & empty != 0 {
+                2
+            } else {
+                let mut best = 0u8;
+                let mut rest = empty;
+                while rest != 0 && best < 2 {
+                    let square = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let child = b.with(mover, square);
+                    // No move wins here, so a child is either open or a full board: a draw.
+                    let v = if child.filled() == g.full() {
+                        1
+                    } else {
+                        2 - next_values[next_index.slot(child)]
+                    };
+                    best = best.max(v);
+                }
+                best
+            };
             values[here.slot(b)] = best;
-            match (mover, best) {
-                (_, 1) => wdl.draw += 1,
-                (Player::X, 2) | (Player::O, 0) => wdl.win += 1,
+            match best {
+                2 => wdl.win += 1,
+                1 => wdl.draw += 1,
                 _ => wdl.loss += 1,
             }
         }
         next_values = values;
         next_index = here;
     }
-    (next_values.first().copied().unwrap_or(1), wdl)
+    let root = match next_values.first() {
+        Some(2) => Status::XWon,
+        Some(0) => Status::OWon,
+        _ => Status::Draw,
+    };
+    (root, wdl)
 }
 
 #[cfg(test)]
