@@ -3,11 +3,13 @@
 //!
 //! Each concept has one module:
 //! - [`board`]: the board type, players and statuses;
+//! - [`fourow`]: Four in a row: a bitboard position, the judge, input files and a generator;
 //! - [`rules`]: lines, winning and moving, for any small geometry;
 //! - [`output`]: atomic files and table/JSON/CSV output;
 //! - [`progress`]: progress bars that stay quiet off a terminal.
 
 pub mod board;
+pub mod fourow;
 pub mod output;
 pub mod progress;
 pub mod rules;
