@@ -1,6 +1,7 @@
 //! Command-line arguments, one module per subcommand. Each module parses its flags and calls
 //! the library; none holds logic of its own beyond reading inputs and printing results.
 
+mod fourow;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -22,11 +23,13 @@ pub struct Cli {
 pub enum Command {
     /// Answer a Code Jam input: one `Case #x: status` line per board.
     Solve(solve::Args),
+    Fourow(fourow::Args),
 }
 
 /// Runs one subcommand; an `Err` is reported by `main` with exit code 2.
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Solve(a) => solve::run(a),
+        Command::Fourow(a) => fourow::run(a),
     }
 }

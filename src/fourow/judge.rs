@@ -200,6 +200,34 @@ impl Summary {
         }
     }
 
+    /// Adds the counts of another summary, for totals over several files.
+    pub fn merge(&mut self, other: &Summary) {
+        let Summary {
+            games,
+            invalid_overflow,
+            invalid_after_win,
+            no_winner,
+            first_won,
+            second_won,
+            not_over,
+            empty,
+            multiple_lines,
+            long_runs,
+            win_on_last_move,
+        } = other;
+        self.games += games;
+        self.invalid_overflow += invalid_overflow;
+        self.invalid_after_win += invalid_after_win;
+        self.no_winner += no_winner;
+        self.first_won += first_won;
+        self.second_won += second_won;
+        self.not_over += not_over;
+        self.empty += empty;
+        self.multiple_lines += multiple_lines;
+        self.long_runs += long_runs;
+        self.win_on_last_move += win_on_last_move;
+    }
+
     /// The counts as a two-column table, verdicts first, then special cases, then the total.
     pub fn table(&self) -> crate::output::Table {
         let mut t = crate::output::Table::new(["games", "count"]);
