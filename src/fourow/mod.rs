@@ -3,7 +3,7 @@
 //!
 //! - [`position`]: [`Position`], a `Copy` bitboard with moves, win tests, keys and mirroring,
 //!   meant as the base of exhaustive searches as well as of the judge;
-//! - [`judge`]: the verdict of a sequence of moves and the exact answer text;
+//! - [`judge`](mod@judge): the verdict of a sequence of moves and the exact answer text;
 //! - [`input`]: reading (with `FILE:LINE` errors) and writing the input format;
 //! - [`generate`]: seeded, reproducible test files mixing every verdict.
 
