@@ -3,6 +3,7 @@
 //!
 //! Each concept has one module:
 //! - [`board`]: the board type, players and statuses;
+//! - [`fourow`]: Four in a row: a bitboard position, the judge, input files and a generator;
 //! - [`rules`]: lines, winning and moving, for any small geometry;
 //! - [`engine`]: the layered enumeration engine shared by both games;
 //! - [`rank`]: the dense perfect index of a ply's boards;
@@ -15,6 +16,7 @@
 
 pub mod board;
 pub mod engine;
+pub mod fourow;
 pub mod output;
 pub mod progress;
 pub mod rank;

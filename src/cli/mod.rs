@@ -1,6 +1,7 @@
 //! Command-line arguments, one module per subcommand. Each module parses its flags and calls
 //! the library; none holds logic of its own beyond reading inputs and printing results.
 
+mod fourow;
 mod solve;
 mod stats;
 
@@ -27,6 +28,7 @@ pub enum Command {
     Solve(solve::Args),
     /// Statistics of every reachable board: counts, games, perfect play, symmetry.
     Stats(stats::Args),
+    Fourow(fourow::Args),
 }
 
 /// Runs one subcommand; an `Err` is reported by `main` with exit code 2.
@@ -34,6 +36,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Solve(a) => solve::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Fourow(a) => fourow::run(a),
     }
 }
 
