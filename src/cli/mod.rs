@@ -28,6 +28,7 @@ pub enum Command {
     Solve(solve::Args),
     /// Statistics of every reachable board: counts, games, perfect play, symmetry.
     Stats(stats::Args),
+    /// Four in a row (SPOJ FOUROW): judge, generator, validator, position counts.
     Fourow(fourow::Args),
 }
 
