@@ -8,6 +8,8 @@
 //! - [`progress`]: progress bars that stay quiet off a terminal.
 
 pub mod board;
+pub mod codejam;
+pub mod eval;
 pub mod output;
 pub mod progress;
 pub mod rules;
