@@ -3,6 +3,8 @@
 //!
 //! Each concept has one module:
 //! - [`board`]: the board type, players and statuses;
+//! - [`eval`]: four independent evaluators of a board's status;
+//! - [`codejam`]: the Code Jam input and answer formats, read and written as streams;
 //! - [`fourow`]: Four in a row: a bitboard position, the judge, input files and a generator;
 //! - [`rules`]: lines, winning and moving, for any small geometry;
 //! - [`engine`]: the layered enumeration engine shared by both games;
@@ -15,7 +17,9 @@
 //! - [`progress`]: progress bars that stay quiet off a terminal.
 
 pub mod board;
+pub mod codejam;
 pub mod engine;
+pub mod eval;
 pub mod fourow;
 pub mod output;
 pub mod progress;

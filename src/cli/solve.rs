@@ -1,29 +1,61 @@
-use std::io::Read;
+//! `tomek solve`: answers a Code Jam input, one `Case #x: status` line per case.
+
+use anyhow::Context;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use tomek::board::Board;
-use tomek::rules::Geometry;
+use tomek::codejam::{self, AnswerWriter, CaseReader, SolveError, Strictness};
+use tomek::eval::EvaluatorKind;
+use tomek::output::AtomicFile;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The Code Jam input; `-` or absent for standard input.
-    pub input: Option<std::path::PathBuf>,
+    pub input: Option<PathBuf>,
+    /// How to tell the status of a board (all four give the same answers).
+    #[arg(long, short, value_enum, default_value_t)]
+    pub evaluator: EvaluatorKind,
+    /// Write the answers to FILE, replaced only once the whole input has been answered.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut text = String::new();
-    match &args.input {
-        Some(p) if p.as_os_str() != "-" => text = std::fs::read_to_string(p)?,
-        _ => {
-            std::io::stdin().read_to_string(&mut text)?;
+    let (src, name): (Box<dyn Read>, String) = match &args.input {
+        Some(p) if p.as_os_str() != "-" => (
+            Box::new(File::open(p).with_context(|| format!("cannot open {}", p.display()))?),
+            p.display().to_string(),
+        ),
+        _ => (Box::new(io::stdin().lock()), "<stdin>".to_string()),
+    };
+    // The input is parsed leniently: answering is useful even for slightly untidy files, and
+    // every board is still checked in full.
+    let mut input = CaseReader::new(src, name, Strictness::Lenient);
+    let outcome = match &args.output {
+        Some(path) => {
+            let file = AtomicFile::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?;
+            let mut out = AnswerWriter::new(file);
+            codejam::solve(&mut input, args.evaluator, &mut out)
+                .and_then(|_| Ok(out.finish()?.commit()?))
         }
+        None => {
+            let mut out = AnswerWriter::new(io::stdout().lock());
+            codejam::solve(&mut input, args.evaluator, &mut out).and_then(|_| Ok(out.flush()?))
+        }
+    };
+    match outcome {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(SolveError::Input(e)) => {
+            // Printed bare, `FILE:LINE: case N: ...`, so editors can jump to it.
+            let _ = writeln!(io::stderr(), "{e}");
+            Ok(ExitCode::from(2))
+        }
+        // A reader that stopped listening (`tomek solve big.in | head`) is not an error.
+        Err(SolveError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(e.into()),
     }
-    let mut lines = text.lines().map(str::trim_end).filter(|l| !l.is_empty());
-    let n: usize = lines.next().unwrap_or("0").parse()?;
-    for case in 1..=n {
-        let rows: String = (0..4).filter_map(|_| lines.next()).collect();
-        let b = Board::from_symbols(rows.as_bytes())
-            .map_err(|e| anyhow::anyhow!("case {case}: bad symbol {e:?}"))?;
-        println!("Case #{case}: {}", Geometry::tomek().status(b));
-    }
-    Ok(ExitCode::SUCCESS)
 }
