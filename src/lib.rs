@@ -3,6 +3,7 @@
 //!
 //! Each concept has one module:
 //! - [`board`]: the board type, players and statuses;
+//! - [`audit`]: evaluators held to the labels of play on every reachable board;
 //! - [`eval`]: four independent evaluators of a board's status;
 //! - [`codejam`]: the Code Jam input and answer formats, read and written as streams;
 //! - [`fourow`]: Four in a row: a bitboard position, the judge, input files and a generator;
@@ -16,6 +17,7 @@
 //! - [`output`]: atomic files and table/JSON/CSV output;
 //! - [`progress`]: progress bars that stay quiet off a terminal.
 
+pub mod audit;
 pub mod board;
 pub mod codejam;
 pub mod engine;

@@ -1,6 +1,7 @@
 //! Command-line arguments, one module per subcommand. Each module parses its flags and calls
 //! the library; none holds logic of its own beyond reading inputs and printing results.
 
+mod audit;
 mod fourow;
 mod solve;
 mod stats;
@@ -28,6 +29,8 @@ pub enum Command {
     Solve(solve::Args),
     /// Statistics of every reachable board: counts, games, perfect play, symmetry.
     Stats(stats::Args),
+    /// Check every evaluator against the labels of play on every reachable board.
+    Audit(audit::Args),
     /// Four in a row (SPOJ FOUROW): judge, generator, validator, position counts.
     Fourow(fourow::Args),
 }
@@ -37,6 +40,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Solve(a) => solve::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Audit(a) => audit::run(a),
         Command::Fourow(a) => fourow::run(a),
     }
 }
