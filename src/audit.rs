@@ -64,19 +64,27 @@ pub fn audit_evaluators(
                     if got != expected {
                         slot.1 += 1;
                         if slot.2.len() < keep {
-                            slot.2.push(Mismatch { board: b, expected, got });
+                            slot.2.push(Mismatch {
+                                board: b,
+                                expected,
+                                got,
+                            });
                         }
                     }
                 }
             };
-            engine::explore_tree(&SetupGame { geometry: g, t }, u32::MAX, |_, _, open, over| {
-                for &b in open.iter().flatten() {
-                    check(b, Status::Open);
-                }
-                for &(b, s) in over {
-                    check(b, s);
-                }
-            });
+            engine::explore_tree(
+                &SetupGame { geometry: g, t },
+                u32::MAX,
+                |_, _, open, over| {
+                    for &b in open.iter().flatten() {
+                        check(b, Status::Open);
+                    }
+                    for &(b, s) in over {
+                        check(b, s);
+                    }
+                },
+            );
             pb.inc(1);
             tally
         })
@@ -95,7 +103,8 @@ pub fn audit_evaluators(
             for tally in &per_setup {
                 a.checked += tally[i].0;
                 a.mismatches += tally[i].1;
-                a.first.extend(tally[i].2.iter().take(keep.saturating_sub(a.first.len())));
+                a.first
+                    .extend(tally[i].2.iter().take(keep.saturating_sub(a.first.len())));
             }
             a
         })

@@ -22,12 +22,20 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let setups = args.setup.setups(Geometry::tomek())?;
-    let kinds = if args.evaluator.is_empty() { EvaluatorKind::ALL.to_vec() } else { args.evaluator };
+    let kinds = if args.evaluator.is_empty() {
+        EvaluatorKind::ALL.to_vec()
+    } else {
+        args.evaluator
+    };
     let evaluators: Vec<&dyn Evaluator> = kinds.iter().map(|k| k.get()).collect();
     let report = audit::audit_evaluators(&setups, &evaluators, args.show);
     let mut table = Table::new(["evaluator", "boards_checked", "mismatches"]);
     for a in &report {
-        table.push([a.evaluator.clone(), a.checked.to_string(), a.mismatches.to_string()]);
+        table.push([
+            a.evaluator.clone(),
+            a.checked.to_string(),
+            a.mismatches.to_string(),
+        ]);
     }
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
@@ -42,7 +50,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             for a in report.iter().filter(|a| a.mismatches > 0) {
                 println!("\nFirst mismatches of {}:", a.evaluator);
                 for m in &a.first {
-                    println!("expected {:?}, got {:?}\n{}", m.expected.answer(), m.got.answer(), m.board);
+                    println!(
+                        "expected {:?}, got {:?}\n{}",
+                        m.expected.answer(),
+                        m.got.answer(),
+                        m.board
+                    );
                 }
             }
         }
@@ -51,5 +64,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.format == Format::Table && !failed {
         println!("\nEvery evaluator agrees with play on every reachable board.");
     }
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
