@@ -60,8 +60,9 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// Bytes asked of the source per read. Large reads keep system calls rare; the buffer is the
-/// only memory the reader holds, so memory stays flat whatever the input size.
+/// Bytes asked of the source per read: enough to keep system calls rare, few enough for the
+/// buffer to stay in the second-level cache (measured a little faster than 1 MiB). The buffer
+/// is the only memory the reader holds, so memory stays flat whatever the input size.
 const CHUNK: usize = 1 << 17;
 
 /// Bytes of one case in the exact format: four rows of 4 symbols and a newline, then the
@@ -133,7 +134,7 @@ enum Phase {
 
 /// A streaming reader of a Code Jam input, yielding `(case number, board)` pairs.
 ///
-/// It reads its source in chunks of 1 MiB into its own buffer, so any [`Read`] works well,
+/// It reads its source in chunks of 128 KiB into its own buffer, so any [`Read`] works well,
 /// buffered or not. Boards in the exact format take a fast path that checks and decodes the
 /// 21 bytes of a case at once; anything else goes through a line-by-line path that also
 /// produces the error messages, so both modes accept and reject exactly the same inputs
@@ -1011,8 +1012,8 @@ pub enum SolveError {
 
 /// Answers every case of `input` with the chosen evaluator; returns the number of cases.
 ///
-/// The evaluator is chosen once, outside the loop, so each loop is compiled for one concrete
-/// evaluator and the table lookup inlines into the parsing.
+/// The evaluator is chosen once, outside the loop, so the loop is compiled for each concrete
+/// evaluator and the table lookup inlines into it.
 pub fn solve<R: Read, W: Write>(
     input: &mut CaseReader<R>,
     kind: EvaluatorKind,

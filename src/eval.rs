@@ -61,9 +61,14 @@ impl EvaluatorKind {
         }
     }
 
-    /// The name used on the command line.
+    /// The name used on the command line (without building the evaluator).
     pub fn name(self) -> &'static str {
-        self.get().name()
+        match self {
+            EvaluatorKind::Lines => "lines",
+            EvaluatorKind::Pattern => "pattern",
+            EvaluatorKind::Bits => "bits",
+            EvaluatorKind::Table => "table",
+        }
     }
 }
 
@@ -383,6 +388,7 @@ mod tests {
             use clap::ValueEnum;
             let value = k.to_possible_value().unwrap();
             assert_eq!(value.get_name(), k.name());
+            assert_eq!(k.get().name(), k.name());
         }
         assert_eq!(EvaluatorKind::default(), EvaluatorKind::Table);
     }
