@@ -10,7 +10,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOMEK="$ROOT/target/release/tomek"
-RUNS="${RUNS:-3}"
+RUNS="${RUNS:-5}"
 # 6 × 1,666,667 sample cases: just over ten million.
 REPEATS="${REPEATS:-1666667}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/tomek-bench.XXXXXX")"
