@@ -41,8 +41,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .and_then(|_| Ok(out.finish()?.commit()?))
         }
         None => {
+            // The answers before a malformed case are printed too, then the error.
             let mut out = AnswerWriter::new(io::stdout().lock());
-            codejam::solve(&mut input, args.evaluator, &mut out).and_then(|_| Ok(out.flush()?))
+            let solved = codejam::solve(&mut input, args.evaluator, &mut out);
+            let flushed = out.flush();
+            solved.and_then(|_| Ok(flushed?))
         }
     };
     match outcome {

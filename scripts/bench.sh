@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Wall-clock benchmarks of the release build on large generated inputs.
+#
+# Usage: scripts/bench.sh [SECTION...]     (default: every section)
+#
+# Each section is a function `section_NAME` that measures something and adds rows to the
+# summary with `record`; new benchmarks are new sections. Timings are the best of $RUNS runs,
+# with the input already in the page cache, so they compare work rather than disk speed.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOMEK="$ROOT/target/release/tomek"
+RUNS="${RUNS:-5}"
+# 6 × 1,666,667 sample cases: just over ten million.
+REPEATS="${REPEATS:-1666667}"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/tomek-bench.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+
+SUMMARY=()
+
+# record NAME SECONDS BASELINE_SECONDS: one summary row, with the ratio to the baseline.
+record() {
+    local ratio
+    ratio="$(awk -v a="$2" -v b="$3" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+    SUMMARY+=("$(printf '%-44s %9s s %9s s %7s×' "$1" "$2" "$3" "$ratio")")
+    printf '%-44s %9s s   (baseline %s s, ratio %s)\n' "$1" "$2" "$3" "$ratio"
+}
+
+# best_time CMD...: the fastest wall time of $RUNS runs, in seconds; output goes to /dev/null
+# unless the command redirects it itself.
+best_time() {
+    local best="" start end t
+    for _ in $(seq "$RUNS"); do
+        start="$(date +%s%N)"
+        "$@" >/dev/null
+        end="$(date +%s%N)"
+        t=$((end - start))
+        if [[ -z "$best" || "$t" -lt "$best" ]]; then best="$t"; fi
+    done
+    awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }'
+}
+
+build() {
+    echo "== building the release binary"
+    (cd "$ROOT" && cargo build --release --quiet)
+}
+
+# make_big_input FILE: the official sample's six cases repeated $REPEATS times, with the
+# count line to match. Deterministic, and every answer is known: case n answers like sample
+# case ((n - 1) mod 6) + 1.
+make_big_input() {
+    local file="$1" block
+    # $(...) drops the final empty line; `yes` adds one newline back, so add the other.
+    block="$(tail -n +2 "$ROOT/generated/sample.in")"$'\n'
+    {
+        echo $((6 * REPEATS))
+        # `yes` ends on SIGPIPE once `head` has enough, which is the plan, not a failure.
+        (yes "$block" || true) | head -n $((30 * REPEATS))
+    } >"$file"
+}
+
+section_solve() {
+    local input="$WORK/big.in" out="$WORK/big.out" cases wc_s solve_s file_s
+    echo "== solve: $((6 * REPEATS)) cases"
+    make_big_input "$input"
+    cases="$(head -n 1 "$input")"
+    echo "   input: $(du -h "$input" | cut -f1), $(wc -l <"$input") lines"
+    cat "$input" >/dev/null # warm the page cache
+
+    wc_s="$(best_time wc -l "$input")"
+    solve_s="$(best_time "$TOMEK" solve "$input")"
+    file_s="$(best_time "$TOMEK" solve "$input" -o "$out")"
+
+    # The answers must be right, not just fast.
+    local last_want
+    last_want="$(sed -n "$(((cases - 1) % 6 + 1))p" "$ROOT/generated/sample.out" |
+        sed "s/^Case #[0-9]*:/Case #$cases:/")"
+    if [[ "$(wc -l <"$out")" != "$cases" || "$(tail -n 1 "$out")" != "$last_want" ]]; then
+        echo "bench: wrong answers in $out" >&2
+        exit 1
+    fi
+
+    record "wc -l" "$wc_s" "$wc_s"
+    record "tomek solve > /dev/null" "$solve_s" "$wc_s"
+    record "tomek solve -o FILE" "$file_s" "$wc_s"
+}
+
+main() {
+    local sections=("$@")
+    if [[ ${#sections[@]} -eq 0 ]]; then
+        mapfile -t sections < <(declare -F | awk '{ print $3 }' | sed -n 's/^section_//p')
+    fi
+    build
+    for s in "${sections[@]}"; do
+        "section_$s"
+    done
+    echo
+    echo "== summary (best of $RUNS runs; ratio = time / baseline time)"
+    printf '%-44s %11s %11s %8s\n' "what" "time" "baseline" "ratio"
+    printf '%s\n' "${SUMMARY[@]}"
+}
+
+main "$@"
