@@ -284,19 +284,60 @@ pub fn explore_sharded<G, M>(
 pub fn explore_tree<G: Game>(
     game: &G,
     stop_after: u32,
+    done: impl FnMut(u32, [u64; 4], &[Vec<G::Pos>], &[(G::Pos, Status)]),
+) {
+    explore_tree_with(
+        game,
+        TreeWalk {
+            stop_after,
+            keep_over: true,
+            weight: |_: &G::Pos| 1,
+            progress: |_, _, _| {},
+        },
+        done,
+    );
+}
+
+/// How [`explore_tree_with`] walks and what it reports.
+pub struct TreeWalk<W, F> {
+    /// The deepest ply, which is only counted.
+    pub stop_after: u32,
+    /// Whether to collect the positions where the game is over; a game with many of them (Connect
+    /// Four's wins) saves their memory when only their number is wanted.
+    pub keep_over: bool,
+    /// How many positions one generated position stands for (2 for a representative of a
+    /// position and its distinct mirror image, say); the counts are sums of weights.
+    pub weight: W,
+    /// Called as `progress(ply, expanded, frontier)` each time a batch of `expanded` frontier
+    /// positions has been expanded, from any thread.
+    pub progress: F,
+}
+
+/// [`explore_tree`] with weights, progress reports, and the choice not to keep the positions
+/// where the game is over (`over` is then always empty).
+pub fn explore_tree_with<G: Game>(
+    game: &G,
+    walk: TreeWalk<impl Fn(&G::Pos) -> u64 + Sync, impl Fn(u32, usize, usize) + Sync>,
     mut done: impl FnMut(u32, [u64; 4], &[Vec<G::Pos>], &[(G::Pos, Status)]),
 ) {
     const TASK: usize = 1 << 13;
     type Part<P> = ([u64; 4], Vec<P>, Vec<(P, Status)>);
+    let TreeWalk {
+        stop_after,
+        keep_over,
+        weight,
+        progress,
+    } = walk;
     let root = game.root();
     let mut frontier = vec![vec![root]];
     let mut counts = [0u64; 4];
-    counts[Status::Open.index()] = 1;
+    counts[Status::Open.index()] = weight(&root);
     done(0, counts, &frontier, &[]);
     let mut ply = 0;
     while frontier.iter().any(|c| !c.is_empty()) && ply < stop_after {
         ply += 1;
         let store = ply < stop_after;
+        let total: usize = frontier.iter().map(Vec::len).sum();
         let parts: Vec<Part<G::Pos>> = frontier
             .par_iter()
             .flat_map(|chunk| chunk.par_chunks(TASK))
@@ -304,15 +345,19 @@ pub fn explore_tree<G: Game>(
                 let mut part: Part<G::Pos> = ([0; 4], Vec::new(), Vec::new());
                 for &p in task {
                     game.for_each_first_child(p, |q, s| {
-                        part.0[s.index()] += 1;
+                        part.0[s.index()] += weight(&q);
                         if !store {
                         } else if s == Status::Open {
                             part.1.push(q);
-                        } else {
+                        } else if keep_over {
                             part.2.push((q, s));
                         }
                     });
                 }
+                // Vectors grow by doubling; a deep frontier is big enough for the slack to
+                // matter, and it is kept until the next ply is done.
+                part.1.shrink_to_fit();
+                progress(ply, task.len(), total);
                 part
             })
             .collect();

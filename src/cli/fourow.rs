@@ -1,14 +1,18 @@
-//! `tomek fourow`: Four in a row (SPOJ FOUROW) inputs: solve them, generate them, validate them.
+//! `tomek fourow`: Four in a row (SPOJ FOUROW) inputs: solve them, generate them, validate them;
+//! and the number of positions of each ply.
 
 use anyhow::Context;
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Duration;
+use tomek::fourow::count::{self, Method, Options, Ply};
 use tomek::fourow::{self, Mode, Summary, generate};
-use tomek::output::AtomicFile;
+use tomek::output::{AtomicFile, Format, Table, grouped};
 
-/// Four in a row (SPOJ FOUROW): solve, generate and validate inputs.
+/// Four in a row (SPOJ FOUROW): solve, generate and validate inputs; count positions.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(subcommand)]
@@ -23,6 +27,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Check that a file follows the input format to the letter; exits 1 when it does not.
     Validate(ValidateArgs),
+    /// Count the distinct positions after each ply (OEIS A212693), and the won ones.
+    Count(CountArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -59,11 +65,30 @@ pub struct ValidateArgs {
     pub file: PathBuf,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct CountArgs {
+    /// Count the plies from 0 to N.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(fourow::position::CELLS)))]
+    pub plies: u32,
+    /// How to count (the tree method needs no table, so it goes deeper in the same memory).
+    #[arg(long, value_enum, default_value_t = Method::Memo)]
+    pub method: Method,
+    /// Walk every position rather than one of each pair of mirror images (same counts,
+    /// twice the work).
+    #[arg(long)]
+    pub no_symmetry: bool,
+    /// Output format; times are shown in the table only, so JSON and CSV are reproducible.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Solve(a) => solve(a),
         Command::Generate(a) => generate(a),
         Command::Validate(a) => validate(a),
+        Command::Count(a) => count(a),
     }
 }
 
@@ -189,4 +214,175 @@ fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
+    let options = Options {
+        plies: args.plies,
+        method: args.method,
+        symmetry: !args.no_symmetry,
+    };
+    // One bar per ply, over the positions of the ply before; finished plies are printed
+    // above it. Nothing is drawn off a terminal or with --quiet.
+    let bar: Mutex<Option<(u32, indicatif::ProgressBar)>> = Mutex::new(None);
+    let plies = count::count(
+        options,
+        |ply, done, total| {
+            let mut bar = bar.lock().expect("progress bar lock");
+            if bar.as_ref().is_none_or(|(p, _)| *p != ply) {
+                let b = tomek::progress::bar(total as u64, &format!("ply {ply}"));
+                if let Some((_, old)) = bar.replace((ply, b)) {
+                    old.finish_and_clear();
+                }
+            }
+            if let Some((_, b)) = bar.as_ref() {
+                b.set_position(done as u64);
+            }
+        },
+        |row| {
+            if let Some((_, b)) = bar.lock().expect("progress bar lock").as_ref() {
+                b.println(format!(
+                    "ply {}: {} positions in {:.3} s",
+                    row.ply,
+                    grouped(u128::from(row.positions())),
+                    row.elapsed.as_secs_f64()
+                ));
+            }
+        },
+    );
+    if let Some((_, b)) = bar.lock().expect("progress bar lock").take() {
+        b.finish_and_clear();
+    }
+    let out = match args.format {
+        Format::Table => count_table(&options, &plies),
+        Format::Csv => count_rows(&plies, false).csv(),
+        Format::Json => count_json(&options, &plies)?,
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The per-ply counts and a total row, as machine-readable cells (with the time in seconds
+/// when `timed`).
+fn count_rows(plies: &[Ply], timed: bool) -> Table {
+    let mut header = vec![
+        "ply",
+        "positions",
+        "first_player_won",
+        "second_player_won",
+        "draws",
+        "open",
+    ];
+    if timed {
+        header.push("time_s");
+    }
+    let mut t = Table::new(header);
+    let seconds = |d: Duration| format!("{:.3}", d.as_secs_f64());
+    for p in plies {
+        let mut row = vec![p.ply.to_string()];
+        row.extend([p.positions(), p.x_won, p.o_won, p.draw, p.open].map(|n| n.to_string()));
+        if timed {
+            row.push(seconds(p.elapsed));
+        }
+        t.rows.push(row);
+    }
+    let total = count_total(plies);
+    let mut row = vec!["total".to_string()];
+    row.extend(total.iter().map(u64::to_string));
+    if timed {
+        row.push(seconds(plies.iter().map(|p| p.elapsed).sum()));
+    }
+    t.rows.push(row);
+    t
+}
+
+/// Positions, first-player wins, second-player wins, draws and open positions over all plies.
+fn count_total(plies: &[Ply]) -> [u64; 5] {
+    let mut total = [0u64; 5];
+    for p in plies {
+        for (t, n) in total
+            .iter_mut()
+            .zip([p.positions(), p.x_won, p.o_won, p.draw, p.open])
+        {
+            *t += n;
+        }
+    }
+    total
+}
+
+fn describe(options: &Options) -> String {
+    format!(
+        "{} method, {}",
+        match options.method {
+            Method::Memo => "memo",
+            Method::Tree => "tree",
+        },
+        if options.symmetry {
+            "mirror images walked once"
+        } else {
+            "no symmetry"
+        }
+    )
+}
+
+/// The human table: words in the header, thousands grouped, times in seconds.
+fn count_table(options: &Options, plies: &[Ply]) -> String {
+    let rows = count_rows(plies, true);
+    let header = [
+        "ply",
+        "positions",
+        "first player won",
+        "second player won",
+        "draws",
+        "open",
+        "time (s)",
+    ];
+    let mut t = Table::new(header);
+    for row in &rows.rows {
+        t.push(
+            row.iter()
+                .enumerate()
+                .map(|(i, c)| match c.parse::<u128>() {
+                    Ok(n) if i > 0 && i < 6 => grouped(n),
+                    _ => c.clone(),
+                }),
+        );
+    }
+    format!(
+        "Four in a row (7 columns, 6 rows): distinct positions after each ply ({})\n\n{}",
+        describe(options),
+        t.render()
+    )
+}
+
+fn count_json(options: &Options, plies: &[Ply]) -> anyhow::Result<String> {
+    let rows: Vec<serde_json::Value> = plies
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "ply": p.ply,
+                "positions": p.positions(),
+                "first_player_won": p.x_won,
+                "second_player_won": p.o_won,
+                "draws": p.draw,
+                "open": p.open,
+            })
+        })
+        .collect();
+    let [positions, x, o, draws, open] = count_total(plies);
+    let doc = serde_json::json!({
+        "method": match options.method { Method::Memo => "memo", Method::Tree => "tree" },
+        "symmetry": options.symmetry,
+        "plies": rows,
+        "total": {
+            "positions": positions,
+            "first_player_won": x,
+            "second_player_won": o,
+            "draws": draws,
+            "open": open,
+        },
+    });
+    Ok(serde_json::to_string_pretty(&doc)? + "\n")
 }

@@ -5,8 +5,10 @@
 //!   meant as the base of exhaustive searches as well as of the judge;
 //! - [`judge`](mod@judge): the verdict of a sequence of moves and the exact answer text;
 //! - [`input`]: reading (with `FILE:LINE` errors) and writing the input format;
-//! - [`generate`]: seeded, reproducible test files mixing every verdict.
+//! - [`generate`]: seeded, reproducible test files mixing every verdict;
+//! - [`count`]: the number of positions, won and drawn positions of each ply.
 
+pub mod count;
 pub mod generate;
 pub mod input;
 pub mod judge;

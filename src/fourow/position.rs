@@ -282,8 +282,34 @@ impl Position {
     /// The smaller key of the position and its mirror: one number for both.
     pub const fn symmetric_key(self) -> u64 {
         let a = self.key();
-        let b = self.mirror().key();
+        let b = Position::mirror_key(a);
         if a < b { a } else { b }
+    }
+
+    /// The key of the mirror image, computed from the key alone: each column's seven bits of
+    /// the key depend on that column only (its marker bit never carries into the next one),
+    /// so reflecting the key is reflecting its column groups.
+    pub const fn mirror_key(key: u64) -> u64 {
+        mirror_bits(key)
+    }
+
+    /// [`Position::from_key`] without the checks, for searches that only ever decode keys they
+    /// made themselves; a number that is not a key gives a meaningless position.
+    // Each column of a key holds a marker bit just above its chips. Or-ing the key with itself
+    // shifted down by 1, 2 and 4 (dropping the bits that cross into the column below) fills
+    // every bit under the marker, and one more shift down leaves exactly the column's chips.
+    #[inline]
+    pub const fn from_key_unchecked(key: u64) -> Position {
+        const SPARE: u64 = BOTTOM << HEIGHT;
+        let mut s = key;
+        s |= (s >> 1) & !SPARE;
+        s |= (s >> 2) & !(SPARE | SPARE >> 1);
+        s |= (s >> 4) & !(SPARE | SPARE >> 1 | SPARE >> 2 | SPARE >> 3);
+        let mask = (s >> 1) & BOARD;
+        Position {
+            current: key - mask - BOTTOM,
+            mask,
+        }
     }
 }
 
@@ -402,6 +428,26 @@ mod tests {
         }
         assert_eq!(Position::from_key(0), None);
         assert_eq!(Position::from_key(u64::MAX), None);
+    }
+
+    #[test]
+    fn unchecked_decoding_and_key_mirroring_agree_with_the_checked_forms() {
+        let mut layer = vec![Position::new()];
+        for _ in 0..5 {
+            let mut next = Vec::new();
+            for p in layer {
+                assert_eq!(Position::from_key_unchecked(p.key()), p);
+                assert_eq!(Position::mirror_key(p.key()), p.mirror().key());
+                next.extend(p.children().map(|(_, c)| c));
+            }
+            layer = next;
+        }
+        // Full and nearly full columns decode too.
+        let p = moves("111111222223");
+        assert_eq!(Position::from_key_unchecked(p.key()), p);
+        let full = moves(&"1234567".repeat(6));
+        assert!(full.is_full());
+        assert_eq!(Position::from_key_unchecked(full.key()), full);
     }
 
     #[test]

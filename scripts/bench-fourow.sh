@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Times `tomek fourow count` (positions of Four in a row up to a ply, OEIS A212693) against the
+# C yardstick in ../shared/baselines/c4_count.c when it is there: wall time, the ratio
+# tomek / C, and peak memory (maximum resident set size) of each run.
+#
+# Usage: scripts/bench-fourow.sh
+# Environment:
+#   PLIES=14       the ply counted by every program in the comparison
+#   RUNS=1         runs of each program; the fastest is reported (use 2 or more when the
+#                  machine is busy)
+#   DEEP=1         also count deeper with tomek alone, once each: both methods to DEEP_MEMO,
+#                  the tree method to DEEP_TREE, every ply checked against A212693
+#   DEEP_MEMO=16   deepest ply for the memo method in the deep section
+#   DEEP_TREE=18   deepest ply for the tree method in the deep section (ply 18 takes about
+#                  2.5 minutes and 4.3 GB on two cores)
+set -euo pipefail
+
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+cd "$root"
+baseline="$root/../shared/baselines/c4_count.c"
+plies=${PLIES:-14}
+runs=${RUNS:-1}
+
+# OEIS A212693: distinct positions after 0, 1, 2, ... plies.
+a212693=(1 7 49 238 1120 4263 16422 54859 184275 558186 1662623 4568683 12236101 30929111
+    75437595 176541259 394591391 858218743 1763883894 3568259802 6746155945)
+
+if ! [ -x /usr/bin/time ]; then
+    echo "bench-fourow.sh: /usr/bin/time (GNU time) is needed for peak memory" >&2
+    exit 2
+fi
+
+cargo build --release --quiet
+tomek=$root/target/release/tomek
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# measure NAME CMD...: runs CMD $runs times (output to $tmp/NAME.out) and sets $secs and
+# $peak_kb to the fastest run's wall time and that run's peak memory.
+measure() {
+    local name=$1
+    shift
+    secs=""
+    peak_kb=""
+    local i s m
+    for ((i = 0; i < runs; i++)); do
+        /usr/bin/time -f "%e %M" -o "$tmp/$name.time" "$@" >"$tmp/$name.out"
+        read -r s m <"$tmp/$name.time"
+        if [ -z "$secs" ] || awk -v a="$s" -v b="$secs" 'BEGIN { exit !(a < b) }'; then
+            secs=$s
+            peak_kb=$m
+        fi
+    done
+}
+
+# check NAME PLY: the CSV in $tmp/NAME.out must list A212693's count for every ply to PLY.
+check() {
+    local name=$1 last=$2 ply
+    for ((ply = 0; ply <= last && ply < ${#a212693[@]}; ply++)); do
+        if ! grep -qx "$ply,${a212693[$ply]},.*" "$tmp/$name.out"; then
+            echo "bench-fourow.sh: $name: ply $ply is not ${a212693[$ply]} (A212693)" >&2
+            exit 1
+        fi
+    done
+}
+
+mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+row() { printf '%-34s %10s %12s %10s\n' "$@"; }
+
+echo "Four in a row, positions to ply $plies; $(nproc) cores; best of $runs run(s)"
+echo
+row program "wall (s)" "peak memory" "vs C"
+
+c_secs=""
+if [ -f "$baseline" ]; then
+    gcc -O2 -march=native -o "$tmp/c4_count" "$baseline"
+    measure c "$tmp/c4_count" "$plies"
+    c_secs=$secs
+    row "C baseline (gcc -O2 -march=native)" "$secs" "$(mb "$peak_kb")" "1.00"
+else
+    echo "(no C baseline at $baseline: skipped)"
+fi
+
+for method in memo tree; do
+    measure "$method" "$tomek" --quiet fourow count --plies "$plies" --method "$method" \
+        --format csv
+    check "$method" "$plies"
+    vs=-
+    if [ -n "$c_secs" ]; then
+        vs=$(ratio "$secs" "$c_secs")
+    fi
+    row "tomek --method $method" "$secs" "$(mb "$peak_kb")" "$vs"
+done
+if [ -n "$c_secs" ]; then
+    echo
+    echo "target for the memo method: at most 0.50 of the C time"
+fi
+
+if [ "${DEEP:-0}" = 1 ]; then
+    deep_memo=${DEEP_MEMO:-16}
+    deep_tree=${DEEP_TREE:-18}
+    echo
+    echo "Deep counts (tomek only; every ply checked against A212693 where known)"
+    echo
+    row run "wall (s)" "peak memory" "last ply"
+    specs=("memo $deep_memo" "tree $deep_memo")
+    if [ "$deep_tree" != "$deep_memo" ]; then
+        specs+=("tree $deep_tree")
+    fi
+    runs=1 # deep runs are long enough not to need repeating
+    for spec in "${specs[@]}"; do
+        read -r method ply <<<"$spec"
+        measure "deep-$method-$ply" "$tomek" --quiet fourow count --plies "$ply" \
+            --method "$method" --format csv
+        check "deep-$method-$ply" "$ply"
+        last=$(grep "^$ply," "$tmp/deep-$method-$ply.out" | cut -d, -f2)
+        row "tomek --method $method --plies $ply" "$secs" "$(mb "$peak_kb")" "$last"
+    done
+fi
