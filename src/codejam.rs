@@ -691,15 +691,47 @@ pub fn push_count(buf: &mut Vec<u8>, count: u64) {
     buf.push(b'\n');
 }
 
-/// Appends a case as Code Jam text: four rows and the empty line that ends every case.
-pub fn push_case(buf: &mut Vec<u8>, b: Board) {
-    for r in 0..4 {
-        for c in 0..4 {
-            buf.push(b.symbol(r * 4 + c) as u8);
+/// The text of every row: `ROW_TEXT[x << 8 | o << 4 | t]` for the row's 4-bit X, O and `T`
+/// masks (X wins a clash, as in [`Board::symbol`]), so a row is one look-up, not four tests.
+static ROW_TEXT: [[u8; 4]; 4096] = {
+    let mut table = [[0u8; 4]; 4096];
+    let mut i = 0;
+    while i < 4096 {
+        let mut c = 0;
+        while c < 4 {
+            let bit = 1 << c;
+            table[i][c] = if (i >> 8) & bit != 0 {
+                b'X'
+            } else if (i >> 4) & bit != 0 {
+                b'O'
+            } else if i & bit != 0 {
+                b'T'
+            } else {
+                b'.'
+            };
+            c += 1;
         }
-        buf.push(b'\n');
+        i += 1;
     }
-    buf.push(b'\n');
+    table
+};
+
+/// A case as Code Jam text: four rows and the empty line that ends every case.
+#[inline]
+pub fn case_text(b: Board) -> [u8; CASE_BYTES] {
+    let mut out = [b'\n'; CASE_BYTES];
+    for r in 0..4 {
+        let nib = |m: u16| ((m >> (4 * r)) & 0xF) as usize;
+        let row = ROW_TEXT[nib(b.x) << 8 | nib(b.o) << 4 | nib(b.t)];
+        out[5 * r..5 * r + 4].copy_from_slice(&row);
+    }
+    out
+}
+
+/// Appends a case as Code Jam text: four rows and the empty line that ends every case.
+#[inline]
+pub fn push_case(buf: &mut Vec<u8>, b: Board) {
+    buf.extend_from_slice(&case_text(b));
 }
 
 /// Writes a whole input: the count, then every board.

@@ -8,6 +8,7 @@
 //! - [`codejam`]: the Code Jam input and answer formats, read and written as streams;
 //! - [`fourow`]: Four in a row: a bitboard position, the judge, input files and a generator;
 //! - [`rules`]: lines, winning and moving, for any small geometry;
+//! - [`enumerate`]: the reachable boards streamed in a fixed order, and their record formats;
 //! - [`engine`]: the layered enumeration engine shared by both games;
 //! - [`rank`]: the dense perfect index of a ply's boards;
 //! - [`reach`]: whether a board can arise in play, decided from the board alone;
@@ -21,6 +22,7 @@ pub mod audit;
 pub mod board;
 pub mod codejam;
 pub mod engine;
+pub mod enumerate;
 pub mod eval;
 pub mod fourow;
 pub mod output;

@@ -24,6 +24,8 @@ struct Tables {
     colex: Vec<u16>,
     /// `gather[m][v]`: the bits of `v` under the byte mask `m`, packed low.
     gather: Vec<u8>,
+    /// `scatter[m][v]`: the low bits of `v` spread over the set bits of the byte mask `m`.
+    scatter: Vec<u8>,
 }
 
 fn tables() -> &'static Tables {
@@ -62,10 +64,24 @@ fn tables() -> &'static Tables {
                 gather[m << 8 | v] = out;
             }
         }
+        let mut scatter = vec![0u8; 256 * 256];
+        for m in 0..256usize {
+            for v in 0..256usize {
+                let (mut out, mut j) = (0u8, 0);
+                for b in 0..8 {
+                    if m >> b & 1 == 1 {
+                        out |= ((v >> j & 1) as u8) << b;
+                        j += 1;
+                    }
+                }
+                scatter[m << 8 | v] = out;
+            }
+        }
         Tables {
             binom,
             colex,
             gather,
+            scatter,
         }
     })
 }
@@ -89,16 +105,49 @@ pub fn compress(v: u16, mask: u16) -> u16 {
     lo | hi << lo_mask.count_ones()
 }
 
-/// Inverse of [`compress`]: spreads the low bits of `v` over the set bits of `mask`.
+/// Inverse of [`compress`]: spreads the low bits of `v` over the set bits of `mask` (a
+/// 16-bit PDEP, with the same byte tables run backwards).
+#[inline]
 pub fn expand(v: u16, mask: u16) -> u16 {
-    let (mut out, mut m, mut j) = (0u16, mask, 0);
-    while m != 0 {
-        let b = m.trailing_zeros();
-        out |= (v >> j & 1) << b;
-        j += 1;
-        m &= m - 1;
-    }
-    out
+    let s = &tables().scatter;
+    let lo_mask = (mask & 0xFF) as usize;
+    let lo = s[lo_mask << 8 | (v & 0xFF) as usize] as u16;
+    let hi = s[((mask >> 8) as usize) << 8 | (v >> lo_mask.count_ones() & 0xFF) as usize] as u16;
+    lo | hi << 8
+}
+
+/// The next larger mask with as many bits as `m` (`m` non-zero): colexicographic order of
+/// k-subsets is plain numeric order, so this steps a rank up by one. The lowest run of ones
+/// moves its top bit up by one and the rest of the run drops to the bottom.
+#[inline]
+fn next_colex(m: u16) -> u16 {
+    let m = m as u32;
+    let low = m & m.wrapping_neg();
+    let ripple = m + low;
+    (ripple | ((ripple ^ m) >> 2) / low) as u16
+}
+
+/// For each ply, the X patterns (`⌈ply/2⌉`-subsets of the ply's stones, compressed) in
+/// colexicographic order, so decoding a slot needs no unranking loop.
+fn x_patterns(ply: u32) -> &'static [u16] {
+    static P: OnceLock<Vec<Vec<u16>>> = OnceLock::new();
+    &P.get_or_init(|| {
+        (0..=16u32)
+            .map(|p| {
+                let k = p.div_ceil(2);
+                let n = binomial(p, k) as usize;
+                let mut out = Vec::with_capacity(n);
+                let mut m: u16 = if k == 0 { 0 } else { ((1u32 << k) - 1) as u16 };
+                for _ in 0..n {
+                    out.push(m);
+                    if m != 0 {
+                        m = next_colex(m);
+                    }
+                }
+                out
+            })
+            .collect()
+    })[ply as usize]
 }
 
 /// Colexicographic rank of `m` among masks with the same number of bits.
@@ -121,6 +170,39 @@ pub fn colex_unrank(mut r: u32, k: u32) -> u16 {
         r -= t.binom[b][i];
     }
     m
+}
+
+/// Turns slots of one ply into boards quickly when they come in increasing order, as when a
+/// table is scanned: the taken squares change only every `C(k, ⌈k/2⌉)` slots and then step to
+/// the next mask in colex order, and the X pattern is a table look-up.
+pub struct SlotDecoder {
+    index: PlyIndex,
+    patterns: &'static [u16],
+    rank: usize,
+    taken: u16,
+}
+
+impl SlotDecoder {
+    /// The board in `slot`, with the `T` on `t`.
+    #[inline]
+    pub fn board(&mut self, slot: usize, t: u16) -> Board {
+        let ways = self.index.x_ways as usize;
+        let rank = slot / ways;
+        if rank != self.rank {
+            self.taken = if rank == self.rank + 1 && self.taken != 0 {
+                next_colex(self.taken)
+            } else {
+                colex_unrank(rank as u32, self.index.ply)
+            };
+            self.rank = rank;
+        }
+        let x = expand(self.patterns[slot % ways], self.taken);
+        Board {
+            x,
+            o: self.taken & !x,
+            t,
+        }
+    }
 }
 
 /// The dense index of one ply of boards on `n` squares.
@@ -186,6 +268,16 @@ impl PlyIndex {
         t.colex[taken as usize] as usize * self.x_ways as usize + t.colex[xc] as usize
     }
 
+    /// A decoder for slots visited in increasing order.
+    pub fn decoder(&self) -> SlotDecoder {
+        SlotDecoder {
+            index: *self,
+            patterns: x_patterns(self.ply),
+            rank: 0,
+            taken: colex_unrank(0, self.ply),
+        }
+    }
+
     /// The board in `slot`, with the `T` on `t`.
     pub fn board(&self, slot: usize, t: u16) -> Board {
         let taken = colex_unrank((slot / self.x_ways as usize) as u32, self.ply);
@@ -231,12 +323,14 @@ mod tests {
             let mut total = 0;
             for ply in 0..=squares {
                 let idx = PlyIndex::new(squares, ply);
+                let mut dec = idx.decoder();
                 for slot in 0..idx.len() {
                     let b = idx.board(slot, 0);
                     assert_eq!(b.ply(), ply);
                     assert_eq!(b.x.count_ones(), ply.div_ceil(2));
                     assert!(u32::from(b.x | b.o) < 1 << squares);
                     assert_eq!(idx.slot(b), slot, "slot -> board -> slot is the identity");
+                    assert_eq!(dec.board(slot, 0), b, "the sequential decoder agrees");
                 }
                 total += idx.len();
             }

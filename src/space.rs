@@ -122,19 +122,38 @@ impl DenseMemo {
 
     /// The reachable slots with their statuses, in slot order.
     pub fn slots(&self) -> impl Iterator<Item = (usize, Status)> + '_ {
-        self.seen.iter().enumerate().flat_map(move |(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let slot = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    (
-                        slot,
-                        Status::ALL[(self.status[slot / 4] >> (2 * (slot % 4)) & 3) as usize],
-                    )
+        self.slots_in(0..self.words())
+    }
+
+    /// Words of 64 slots in the reachability bitmap.
+    pub fn words(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// The reachable slots among bitmap words `words`, in slot order: lets callers split a
+    /// ply between threads.
+    pub fn slots_in(
+        &self,
+        words: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, Status)> + '_ {
+        let first = words.start;
+        self.seen[words]
+            .iter()
+            .enumerate()
+            .flat_map(move |(w, &word)| {
+                let base = (first + w) * 64;
+                let mut bits = word;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let slot = base + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        (
+                            slot,
+                            Status::ALL[(self.status[slot / 4] >> (2 * (slot % 4)) & 3) as usize],
+                        )
+                    })
                 })
             })
-        })
     }
 
     /// Number of reachable boards of this ply.

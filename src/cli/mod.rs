@@ -2,6 +2,7 @@
 //! the library; none holds logic of its own beyond reading inputs and printing results.
 
 mod audit;
+mod enumerate;
 mod fourow;
 mod solve;
 mod stats;
@@ -29,6 +30,9 @@ pub enum Command {
     Solve(solve::Args),
     /// Statistics of every reachable board: counts, games, perfect play, symmetry.
     Stats(stats::Args),
+    /// Stream the reachable boards (all, or by setup, status and ply) as a Code Jam file,
+    /// lines or binary records.
+    Enumerate(enumerate::Args),
     /// Check every evaluator against the labels of play on every reachable board.
     Audit(audit::Args),
     /// Four in a row (SPOJ FOUROW): judge, generator, validator, position counts.
@@ -40,6 +44,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Solve(a) => solve::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Enumerate(a) => enumerate::run(a),
         Command::Audit(a) => audit::run(a),
         Command::Fourow(a) => fourow::run(a),
     }
