@@ -124,7 +124,7 @@ fn next_colex(m: u16) -> u16 {
     let m = m as u32;
     let low = m & m.wrapping_neg();
     let ripple = m + low;
-    (ripple | ((ripple ^ m) >> 2) / low) as u16
+    (ripple | (((ripple ^ m) >> 2) / low)) as u16
 }
 
 /// For each ply, the X patterns (`⌈ply/2⌉`-subsets of the ply's stones, compressed) in
