@@ -7,11 +7,11 @@
 //! of move sequences reaching each board (a board's count is the sum of its parents'), and
 //! values are found backwards from the last ply.
 
-use crate::board::{Board, Status};
-use crate::engine::{self, Game};
+use crate::board::{Board, Player, Status};
+use crate::engine::{self, Memo};
 use crate::rank::PlyIndex;
 use crate::rules::Geometry;
-use crate::space::SetupGame;
+use crate::space::{DenseMemo, SetupGame, SetupSpace};
 use crate::symmetry::{self, Perm, Symmetry};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -242,57 +242,52 @@ fn analyze_setup(
 ) -> (SetupStats, Option<Vec<[u64; 4]>>) {
     let game = SetupGame { geometry: g, t };
     let plies = g.cells() as usize + 1;
-    let keep = sections.games || sections.values || group.is_some();
-    let mut by_ply = vec![[0u64; 4]; plies];
-    // Per ply: open boards (chunks) and finished ones, kept only when later passes need them.
-    let mut open: Vec<Vec<Board>> = Vec::new();
-    let mut over: Vec<Vec<(Board, Status)>> = Vec::new();
     // Each setup is walked on the thread that took it: the setups already keep every thread
-    // busy, and one thread per walk keeps the walk's order trivially fixed.
-    walk_setup(&game, |ply, counts, o, f| {
-        by_ply[ply as usize] = counts;
-        if keep {
-            open.push(o.iter().flatten().copied().collect());
-            over.push(f.to_vec());
-        }
-    });
+    // busy, and one thread per walk keeps the walk's order trivially fixed. The later passes
+    // read the walk's dense tables in slot order, so each ply's table is scanned, not
+    // searched.
+    if sections == Sections::COUNTS {
+        // Counts alone need no tables: the walk counts as it goes.
+        let mut by_ply = vec![[0u64; 4]; plies];
+        let walk = engine::TreeWalk {
+            stop_after: u32::MAX,
+            keep_over: false,
+            weight: |_: &Board| 1,
+            progress: |_, _, _| {},
+        };
+        engine::explore_tree_with(&game, walk, |ply, c, _, _| by_ply[ply as usize] = c);
+        return (counts_only(t, &by_ply), None);
+    }
+    let space = SetupSpace::explore(g, t);
+    let mut by_ply = space.counts.clone();
+    by_ply.resize(plies, [0; 4]);
     let mut stats = SetupStats {
         setup: setup_name(t),
         t,
-        boards: ByStatus::default(),
+        boards: ByStatus::from_array(space.totals()),
         boards_by_ply: by_ply.iter().map(|&a| ByStatus::from_array(a)).collect(),
         games: None,
         games_by_ply: None,
         value: None,
         side_to_move: None,
     };
-    stats
-        .boards_by_ply
-        .clone()
-        .iter()
-        .for_each(|b| stats.boards.add(*b));
-
     if sections.games {
-        let (games, games_by_ply) = count_games(&game, &open);
+        let (games, games_by_ply) = count_games(&game, &space);
         stats.games = Some(games);
         stats.games_by_ply = Some(games_by_ply);
     }
     if sections.values {
-        let (value, wdl) = solve_values(&game, &open, &over);
+        let (value, wdl) = solve_values(&game, &space);
         stats.value = Some(value.answer().to_string());
         stats.side_to_move = Some(wdl);
     }
     let orbits = group.and_then(|group| {
         let stab = representative_stabilizer(t, group, setups)?;
         let mut by_ply = vec![[0u64; 4]; plies];
-        for (ply, (o, f)) in open.iter().zip(&over).enumerate() {
-            for &b in o {
-                if symmetry::is_canonical(b, &stab) {
-                    by_ply[ply][Status::Open.index()] += 1;
-                }
-            }
-            for &(b, s) in f {
-                if symmetry::is_canonical(b, &stab) {
+        for (ply, memo) in space.plies.iter().enumerate() {
+            let mut decoder = memo.index.decoder();
+            for (slot, s) in memo.slots() {
+                if symmetry::is_canonical(decoder.board(slot, t), &stab) {
                     by_ply[ply][s.index()] += 1;
                 }
             }
@@ -302,42 +297,67 @@ fn analyze_setup(
     (stats, orbits)
 }
 
-/// The engine's tree walk of one setup, on the calling thread's pool.
-fn walk_setup(
-    game: &SetupGame<'_>,
-    done: impl FnMut(u32, [u64; 4], &[Vec<Board>], &[(Board, Status)]),
-) {
-    engine::explore_tree(game, u32::MAX, done);
+/// The statistics of a setup when only its counts are asked for.
+fn counts_only(t: u16, by_ply: &[[u64; 4]]) -> SetupStats {
+    SetupStats {
+        setup: setup_name(t),
+        t,
+        boards: ByStatus::from_array(crate::space::sum_counts(by_ply)),
+        boards_by_ply: by_ply.iter().map(|&a| ByStatus::from_array(a)).collect(),
+        games: None,
+        games_by_ply: None,
+        value: None,
+        side_to_move: None,
+    }
 }
 
-/// Complete games by outcome and by length: the number of move sequences reaching each open
-/// board, carried forward ply by ply in a dense array per ply.
-fn count_games(game: &SetupGame<'_>, open: &[Vec<Board>]) -> (ByStatus, Vec<ByStatus>) {
+/// The open boards of one ply with their slots, in slot order.
+fn open_boards(memo: &DenseMemo, t: u16) -> impl Iterator<Item = (usize, Board)> + '_ {
+    let mut decoder = memo.index.decoder();
+    memo.slots()
+        .filter(|&(_, s)| s == Status::Open)
+        .map(move |(slot, _)| (slot, decoder.board(slot, t)))
+}
+
+/// Complete games by outcome and by length: the number of move sequences reaching each board
+/// is the sum over its open parents (the board less one stone of the player who just moved),
+/// carried forward ply by ply in a dense array per ply. Games ending on a finished board are
+/// the sequences reaching it. Each ply is filled in slot order, so writes are sequential and
+/// only the parents' look-ups jump.
+fn count_games(game: &SetupGame<'_>, space: &SetupSpace) -> (ByStatus, Vec<ByStatus>) {
     let squares = game.geometry.cells();
     let plies = squares as usize + 1;
     let mut by_ply = vec![[0u64; 4]; plies];
     // A board with a X stones and b O stones is reached by at most a!·b! ≤ 8!·8! < 2³² move
     // orders, so a u32 a board is enough and halves the arrays the pass wanders over.
     let mut paths = vec![1u32];
-    for (ply, boards) in open.iter().enumerate() {
-        if boards.is_empty() || ply + 1 >= plies {
-            break;
+    for (ply, memo) in space.plies.iter().enumerate().skip(1) {
+        let prev = PlyIndex::new(squares, ply as u32 - 1);
+        let has_open = memo.counts()[Status::Open.index()] > 0;
+        let mut here = vec![0u32; if has_open { memo.index.len() } else { 0 }];
+        let ended = &mut by_ply[ply];
+        let mut decoder = memo.index.decoder();
+        for (slot, s) in memo.slots() {
+            let b = decoder.board(slot, game.t);
+            let last = b.to_move().other();
+            let mut stones = b.of(last);
+            let mut sum = 0u32;
+            while stones != 0 {
+                let bit = stones & stones.wrapping_neg();
+                stones &= stones - 1;
+                let parent = match last {
+                    Player::X => Board { x: b.x & !bit, ..b },
+                    Player::O => Board { o: b.o & !bit, ..b },
+                };
+                sum += paths[prev.slot(parent)];
+            }
+            if s == Status::Open {
+                here[slot] = sum;
+            } else {
+                ended[s.index()] += sum as u64;
+            }
         }
-        let here = PlyIndex::new(squares, ply as u32);
-        let next_index = PlyIndex::new(squares, ply as u32 + 1);
-        let mut next = vec![0u32; next_index.len()];
-        let ended = &mut by_ply[ply + 1];
-        for &b in boards {
-            let p = paths[here.slot(b)];
-            game.for_each_child(b, |c, s| {
-                if s == Status::Open {
-                    next[next_index.slot(c)] += p;
-                } else {
-                    ended[s.index()] += p as u64;
-                }
-            });
-        }
-        paths = next;
+        paths = here;
     }
     let by_ply: Vec<ByStatus> = by_ply.into_iter().map(ByStatus::from_array).collect();
     let mut total = ByStatus::default();
@@ -353,28 +373,21 @@ fn count_games(game: &SetupGame<'_>, open: &[Vec<Board>]) -> (ByStatus, Vec<BySt
 ///
 /// Returns the value of the empty board to X, as a status (X won, O won or Draw), and how
 /// every reachable board stands for its side to move.
-fn solve_values(
-    game: &SetupGame<'_>,
-    open: &[Vec<Board>],
-    over: &[Vec<(Board, Status)>],
-) -> (Status, WinDrawLoss) {
+fn solve_values(game: &SetupGame<'_>, space: &SetupSpace) -> (Status, WinDrawLoss) {
     let g = game.geometry;
     let squares = g.cells();
     let mut wdl = WinDrawLoss::default();
-    for f in over {
-        for &(_, s) in f {
-            match s {
-                Status::Draw => wdl.draw += 1,
-                _ => wdl.loss += 1,
-            }
-        }
+    for c in &space.counts {
+        wdl.draw += c[Status::Draw.index()];
+        wdl.loss += c[Status::XWon.index()] + c[Status::OWon.index()];
     }
     let mut next_values: Vec<u8> = Vec::new();
     let mut next_index = PlyIndex::new(squares, 0);
-    for ply in (0..open.len()).rev() {
+    for (ply, memo) in space.plies.iter().enumerate().rev() {
         let here = PlyIndex::new(squares, ply as u32);
-        let mut values = vec![0u8; if open[ply].is_empty() { 0 } else { here.len() }];
-        for &b in &open[ply] {
+        let open = memo.counts()[Status::Open.index()];
+        let mut values = vec![0u8; if open == 0 { 0 } else { here.len() }];
+        for (slot, b) in open_boards(memo, game.t) {
             let mover = b.to_move();
             let empty = g.full() & !b.filled();
             let best = if g.completing(b.counting_for(mover)) & empty != 0 {
@@ -396,7 +409,7 @@ fn solve_values(
                 }
                 best
             };
-            values[here.slot(b)] = best;
+            values[slot] = best;
             match best {
                 2 => wdl.win += 1,
                 1 => wdl.draw += 1,

@@ -83,8 +83,10 @@ impl Symmetry {
 
 /// Every permutation of the squares that maps the set of lines onto itself, identity first.
 ///
-/// Squares are given images one at a time; as soon as every square of a line has an image, the
-/// image of the line must be a line, which prunes the search to a few thousand nodes.
+/// Squares are given images one at a time. The squares of a line already placed must land
+/// inside one line (an automorphism maps the whole line onto a line), and once every square of
+/// a line has an image, that image must be a line: together these prune the search to a few
+/// thousand nodes.
 pub fn automorphisms(g: &Geometry) -> Vec<Perm> {
     let n = g.cells() as usize;
     let lines: std::collections::HashSet<u16> = g.lines.iter().copied().collect();
@@ -93,38 +95,70 @@ pub fn automorphisms(g: &Geometry) -> Vec<Perm> {
     for &l in &g.lines {
         closing[15 - l.leading_zeros() as usize].push(l);
     }
+    // Every subset of a line, and the lines through each square.
+    let mut within = vec![false; 1 << n];
+    for &l in &g.lines {
+        let mut sub = l;
+        loop {
+            within[sub as usize] = true;
+            if sub == 0 {
+                break;
+            }
+            sub = (sub - 1) & l;
+        }
+    }
+    let through: Vec<Vec<u16>> = (0..n)
+        .map(|q| {
+            g.lines
+                .iter()
+                .copied()
+                .filter(|l| l >> q & 1 == 1)
+                .collect()
+        })
+        .collect();
+    let ctx = Ctx {
+        n,
+        closing,
+        through,
+        within,
+        lines,
+    };
     let mut found = Vec::new();
     let mut image = vec![0u8; n];
-    fn search(
-        s: usize,
+    struct Ctx {
         n: usize,
-        used: u16,
-        image: &mut Vec<u8>,
-        closing: &[Vec<u16>],
-        lines: &std::collections::HashSet<u16>,
-        found: &mut Vec<Vec<u8>>,
-    ) {
-        if s == n {
+        closing: Vec<Vec<u16>>,
+        through: Vec<Vec<u16>>,
+        within: Vec<bool>,
+        lines: std::collections::HashSet<u16>,
+    }
+    fn search(s: usize, used: u16, image: &mut Vec<u8>, ctx: &Ctx, found: &mut Vec<Vec<u8>>) {
+        if s == ctx.n {
             found.push(image.clone());
             return;
         }
-        for to in 0..n {
+        let mapped = |l: u16, image: &[u8]| {
+            (0..=s)
+                .filter(|&q| l >> q & 1 == 1)
+                .fold(0u16, |m, q| m | 1 << image[q])
+        };
+        for to in 0..ctx.n {
             if used >> to & 1 == 1 {
                 continue;
             }
             image[s] = to as u8;
-            let ok = closing[s].iter().all(|&l| {
-                let mapped = (0..=s)
-                    .filter(|&q| l >> q & 1 == 1)
-                    .fold(0u16, |m, q| m | 1 << image[q]);
-                lines.contains(&mapped)
-            });
+            let ok = ctx.through[s]
+                .iter()
+                .all(|&l| ctx.within[mapped(l, image) as usize])
+                && ctx.closing[s]
+                    .iter()
+                    .all(|&l| ctx.lines.contains(&mapped(l, image)));
             if ok {
-                search(s + 1, n, used | 1 << to, image, closing, lines, found);
+                search(s + 1, used | 1 << to, image, ctx, found);
             }
         }
     }
-    search(0, n, 0, &mut image, &closing, &lines, &mut found);
+    search(0, 0, &mut image, &ctx, &mut found);
     found.sort();
     found.into_iter().map(Perm::new).collect()
 }
