@@ -8,7 +8,7 @@
 //! values are found backwards from the last ply.
 
 use crate::board::{Board, Player, Status};
-use crate::engine::{self, Memo};
+use crate::engine::Memo;
 use crate::rank::PlyIndex;
 use crate::rules::Geometry;
 use crate::space::{DenseMemo, SetupGame, SetupSpace};
@@ -247,15 +247,9 @@ fn analyze_setup(
     // read the walk's dense tables in slot order, so each ply's table is scanned, not
     // searched.
     if sections == Sections::COUNTS {
-        // Counts alone need no tables: the walk counts as it goes.
-        let mut by_ply = vec![[0u64; 4]; plies];
-        let walk = engine::TreeWalk {
-            stop_after: u32::MAX,
-            keep_over: false,
-            weight: |_: &Board| 1,
-            progress: |_, _, _| {},
-        };
-        engine::explore_tree_with(&game, walk, |ply, c, _, _| by_ply[ply as usize] = c);
+        // Counts alone need no tables: the walk counts as it goes, depth first.
+        let mut by_ply = crate::space::count_setup(g, t);
+        by_ply.resize(plies, [0; 4]);
         return (counts_only(t, &by_ply), None);
     }
     let space = SetupSpace::explore(g, t);
