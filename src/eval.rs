@@ -14,6 +14,10 @@
 //! line, the answer is X won.
 
 use crate::board::{Board, Status};
+use regex_automata::dfa::{Automaton, StartKind, dense};
+use regex_automata::nfa::thompson;
+use regex_automata::util::{primitives::StateID, syntax};
+use regex_automata::{Anchored, Input};
 use std::sync::OnceLock;
 
 /// Something that tells the status of a 4×4 Tomek board.
@@ -24,6 +28,16 @@ pub trait Evaluator: Send + Sync {
     fn name(&self) -> &'static str;
     /// The status of `b`: X won, O won, Draw (full, no line) or open.
     fn status(&self, b: Board) -> Status;
+
+    /// The status of each of `boards`, into `out` (as long as `boards`): the same answers as
+    /// [`Evaluator::status`] board by board, but one call for a whole batch, so a scan over
+    /// millions of boards makes one indirect call per batch, and an evaluator with a cost per
+    /// call can spread it over the batch.
+    fn statuses(&self, boards: &[Board], out: &mut [Status]) {
+        for (s, &b) in out.iter_mut().zip(boards) {
+            *s = self.status(b);
+        }
+    }
 }
 
 /// The evaluators by name, for command-line flags.
@@ -73,38 +87,81 @@ impl EvaluatorKind {
 }
 
 /// Squares of a line as (row, column) pairs: 4 rows, 4 columns, then the two diagonals.
-fn line_squares(k: usize) -> [(usize, usize); 4] {
+const fn line_squares(k: usize) -> [(usize, usize); 4] {
     let mut sq = [(0, 0); 4];
-    for (i, s) in sq.iter_mut().enumerate() {
-        *s = match k {
+    let mut i = 0;
+    while i < 4 {
+        sq[i] = match k {
             0..=3 => (k, i),
             4..=7 => (i, k - 4),
             8 => (i, i),
             _ => (i, 3 - i),
         };
+        i += 1;
     }
     sq
 }
 
-/// The plain method: lay the board out as a grid of symbols and count, on each of the 10
-/// lines, the player's symbols and the `T`. It is the slowest but the easiest to read, which
-/// makes it the reference the others are held to.
+/// The counting method: count, on each of the 10 lines, the player's stones and the `T`; a
+/// player has a line when some line counts 4 with at most one `T` among them. It is the most
+/// direct reading of the rules, which makes it the reference the others are held to.
+///
+/// The ten counters of a player live in one `u64`, four bits a line (a count never exceeds
+/// 4, so no counter carries into the next). Counting is then adding: [`LINE_COUNTS`] holds,
+/// for each byte of squares, how many of its squares lie on each line, so two look-ups and
+/// an addition count a whole 16-square mask, and the test "some counter is 4" reads one bit
+/// per counter.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Lines;
 
-impl Lines {
-    fn wins(grid: &[[u8; 4]; 4], player: u8) -> bool {
-        (0..10).any(|k| {
-            let (mut mine, mut joker) = (0, 0);
-            for (r, c) in line_squares(k) {
-                match grid[r][c] {
-                    s if s == player => mine += 1,
-                    b'T' => joker += 1,
-                    _ => {}
+/// Bit 0 of every line's counter.
+const COUNTER_ONES: u64 = 0x11_1111_1111;
+
+/// `LINE_COUNTS[h][v]`: for the squares `8h..8h+8` set in `v`, how many lie on each line, as
+/// ten 4-bit counters (line `k` in bits `4k..4k+4`).
+static LINE_COUNTS: [[u64; 256]; 2] = {
+    let mut table = [[0u64; 256]; 2];
+    let mut h = 0;
+    while h < 2 {
+        let mut v = 0;
+        while v < 256 {
+            let mut k = 0;
+            while k < 10 {
+                let sq = line_squares(k);
+                let mut i = 0;
+                while i < 4 {
+                    let square = sq[i].0 * 4 + sq[i].1;
+                    if square / 8 == h && v >> (square % 8) & 1 == 1 {
+                        table[h][v] += 1 << (4 * k);
+                    }
+                    i += 1;
                 }
+                k += 1;
             }
-            mine + joker == 4 && joker <= 1
-        })
+            v += 1;
+        }
+        h += 1;
+    }
+    table
+};
+
+impl Lines {
+    /// Ten line counters for the squares of `mask`.
+    #[inline]
+    fn count(mask: u16) -> u64 {
+        LINE_COUNTS[0][(mask & 0xFF) as usize] + LINE_COUNTS[1][(mask >> 8) as usize]
+    }
+
+    /// Whether some line holds four of `stones` and `joker` together, at most one of them a
+    /// joker.
+    #[inline]
+    fn wins(stones: u16, joker: u16) -> bool {
+        let (mine, t) = (Lines::count(stones), Lines::count(joker));
+        // The sum is at most 4 a line: bit 2 of a counter says it is exactly 4.
+        let four = (mine + t) >> 2 & COUNTER_ONES;
+        // A `T` count of 2 or more sets bit 1 or bit 2 of its counter.
+        let many_t = (t >> 1 | t >> 2) & COUNTER_ONES;
+        four & !many_t != 0
     }
 }
 
@@ -113,18 +170,13 @@ impl Evaluator for Lines {
         "lines"
     }
 
+    #[inline]
     fn status(&self, b: Board) -> Status {
-        let mut grid = [[b'.'; 4]; 4];
-        for (r, row) in grid.iter_mut().enumerate() {
-            for (c, cell) in row.iter_mut().enumerate() {
-                *cell = b.symbol((r * 4 + c) as u32) as u8;
-            }
-        }
-        if Lines::wins(&grid, b'X') {
+        if Lines::wins(b.x, b.t) {
             Status::XWon
-        } else if Lines::wins(&grid, b'O') {
+        } else if Lines::wins(b.o, b.t) {
             Status::OWon
-        } else if grid.iter().flatten().all(|&s| s != b'.') {
+        } else if b.x | b.o | b.t == u16::MAX {
             Status::Draw
         } else {
             Status::Open
@@ -142,10 +194,73 @@ impl Evaluator for Lines {
 /// on a newline, never on the next row's last square, so the gap-3 pattern only fits the real
 /// anti-diagonal (with the rows glued together it would also match squares 0, 3, 6, 9). Gaps
 /// may span newlines, hence `(?s)`; the player's symbols never can.
+///
+/// One board at a time ([`Evaluator::status`]) the patterns run on the `regex` crate. For
+/// batches ([`Evaluator::statuses`]) the same patterns are compiled once into complete DFAs
+/// (`regex-automata`, which the `regex` crate is built on) and run on [`LANES`] texts side by
+/// side: a DFA step is one table look-up that depends on the step before, so one text at a
+/// time leaves the core waiting on each look-up, while independent texts overlap theirs.
 #[derive(Clone, Debug)]
 pub struct Pattern {
     x: regex::bytes::Regex,
     o: regex::bytes::Regex,
+    /// The DFAs of the X and O patterns, built on first use.
+    dfas: OnceLock<[LineDfa; 2]>,
+}
+
+/// Texts a batch runs through a DFA side by side.
+const LANES: usize = 8;
+
+/// One player's pattern as a complete DFA for unanchored search.
+#[derive(Clone, Debug)]
+struct LineDfa {
+    dfa: dense::DFA<Vec<u32>>,
+    start: StateID,
+}
+
+impl LineDfa {
+    fn new(p: char) -> LineDfa {
+        // Acceleration off and start states not specialised: the only special states are
+        // then the match states and the dead state, and an unanchored search only dies after
+        // a match (its leading `.*?` never fails), so "a special state was met" means "the
+        // pattern matched" and needs a single comparison per step.
+        let dfa = dense::Builder::new()
+            .configure(
+                dense::Config::new()
+                    .start_kind(StartKind::Unanchored)
+                    .accelerate(false)
+                    .specialize_start_states(false),
+            )
+            .syntax(syntax::Config::new().utf8(false))
+            .thompson(thompson::Config::new().utf8(false))
+            .build(&Pattern::source(p))
+            .expect("the line patterns are valid");
+        let start = dfa
+            .start_state_forward(&Input::new("").anchored(Anchored::No))
+            .expect("no look-behind in the patterns");
+        LineDfa { dfa, start }
+    }
+
+    /// Whether the pattern matches each of `texts`, run side by side.
+    #[inline]
+    fn matches<const K: usize>(&self, texts: &[[u8; 19]; K]) -> [bool; K] {
+        let d = &self.dfa;
+        let mut state = [self.start; K];
+        let mut hit = [false; K];
+        // Byte by byte across the lanes, so the lanes' look-ups overlap.
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..19 {
+            for k in 0..K {
+                state[k] = d.next_state(state[k], texts[k][i]);
+                hit[k] |= d.is_special_state(state[k]);
+            }
+        }
+        // A match is seen one byte late: the one ending on the last byte shows at the end.
+        for k in 0..K {
+            hit[k] |= d.is_match_state(d.next_eoi_state(state[k]));
+        }
+        hit
+    }
 }
 
 impl Pattern {
@@ -154,6 +269,7 @@ impl Pattern {
         Pattern {
             x: Pattern::regex('X'),
             o: Pattern::regex('O'),
+            dfas: OnceLock::new(),
         }
     }
 
@@ -177,20 +293,51 @@ impl Pattern {
     }
 
     /// The board text: four rows of four symbols joined by newlines, no final newline.
+    ///
+    /// A row is built as one `u32` of four bytes: `.` everywhere plus, for each symbol, its
+    /// distance from `.` in the bytes of its squares. The multiply spreads the 4 bits of a
+    /// row to the low bits of 4 bytes (shifts of 0, 7, 14, 21 keep the copies apart).
+    #[inline]
     pub fn text(b: Board) -> [u8; 19] {
+        let spread = |m: u16, r: usize| (((m >> (4 * r)) as u32 & 0xF) * 0x0020_4081) & 0x0101_0101;
         let mut text = [b'\n'; 19];
-        for i in 0..16u32 {
-            text[(i / 4 * 5 + i % 4) as usize] = b.symbol(i) as u8;
+        for r in 0..4 {
+            let row = 0x2E2E_2E2E // "...."
+                + spread(b.x, r) * (b'X' - b'.') as u32
+                + spread(b.o, r) * (b'O' - b'.') as u32
+                + spread(b.t, r) * (b'T' - b'.') as u32;
+            text[5 * r..5 * r + 4].copy_from_slice(&row.to_le_bytes());
         }
         text
     }
 
-    fn wins(re: &regex::bytes::Regex, text: &[u8; 19], player: u8) -> bool {
-        let mut mine = *text;
-        for s in mine.iter_mut().filter(|s| **s == b'T') {
-            *s = player;
+    /// `text` with the `T` replaced by `player`.
+    #[inline]
+    fn replace_t(text: &[u8; 19], player: u8) -> [u8; 19] {
+        text.map(|s| if s == b'T' { player } else { s })
+    }
+
+    /// The statuses of up to [`LANES`] boards through the DFAs.
+    #[inline]
+    fn lane_statuses<const K: usize>(dfas: &[LineDfa; 2], boards: &[Board], out: &mut [Status]) {
+        let texts: [[u8; 19]; K] = std::array::from_fn(|k| Pattern::text(boards[k]));
+        let x = dfas[0].matches(&texts.map(|t| Pattern::replace_t(&t, b'X')));
+        let o = dfas[1].matches(&texts.map(|t| Pattern::replace_t(&t, b'O')));
+        for k in 0..K {
+            out[k] = if x[k] {
+                Status::XWon
+            } else if o[k] {
+                Status::OWon
+            } else if !texts[k].contains(&b'.') {
+                Status::Draw
+            } else {
+                Status::Open
+            };
         }
-        re.is_match(&mine)
+    }
+
+    fn wins(re: &regex::bytes::Regex, text: &[u8; 19], player: u8) -> bool {
+        re.is_match(&Pattern::replace_t(text, player))
     }
 }
 
@@ -203,6 +350,20 @@ impl Default for Pattern {
 impl Evaluator for Pattern {
     fn name(&self) -> &'static str {
         "pattern"
+    }
+
+    fn statuses(&self, boards: &[Board], out: &mut [Status]) {
+        let dfas = self
+            .dfas
+            .get_or_init(|| [LineDfa::new('X'), LineDfa::new('O')]);
+        let (whole, rest) = boards.split_at(boards.len() / LANES * LANES);
+        for (chunk, out) in whole.chunks_exact(LANES).zip(out.chunks_exact_mut(LANES)) {
+            Pattern::lane_statuses::<LANES>(dfas, chunk, out);
+        }
+        let out = &mut out[whole.len()..];
+        for (i, b) in rest.iter().enumerate() {
+            Pattern::lane_statuses::<1>(dfas, std::slice::from_ref(b), &mut out[i..=i]);
+        }
     }
 
     fn status(&self, b: Board) -> Status {
@@ -388,6 +549,49 @@ mod tests {
         let b = Board::from_symbols(b"XOT.............").unwrap();
         assert_eq!(Bits::word(b) & 0xFF, 0b00_11_01_10);
         assert_eq!(&Pattern::text(b), b"XOT.\n....\n....\n....");
+    }
+
+    #[test]
+    fn batches_answer_like_single_boards() {
+        // Every X/O filling of the rows 0-1 with the T anywhere (or nowhere), plus a
+        // scattering of fuller boards, in batches of an awkward length.
+        let mut boards = Vec::new();
+        for t in (0..=16).map(|s| if s == 16 { 0 } else { 1u16 << s }) {
+            for x in 0..=0xFFu16 {
+                let mut o = 0xFF & !x;
+                loop {
+                    let (mut b, spread) = (Board { x, o, t }, (x as u32 * 0x9E37) as u16);
+                    b.x |= spread & 0xFF00 & !t;
+                    b.o |= !spread & 0xFF00 & !t & !b.x;
+                    boards.push(Board {
+                        x: b.x & !t,
+                        o: b.o & !t,
+                        t,
+                    });
+                    boards.push(Board {
+                        x: x & !t,
+                        o: o & !t,
+                        t,
+                    });
+                    if o == 0 {
+                        break;
+                    }
+                    o = (o - 1) & 0xFF & !x;
+                }
+            }
+        }
+        let g = Geometry::tomek();
+        for kind in EvaluatorKind::ALL {
+            let e = kind.get();
+            let mut out = vec![Status::Open; boards.len()];
+            for (chunk, out) in boards.chunks(1001).zip(out.chunks_mut(1001)) {
+                e.statuses(chunk, out);
+            }
+            for (&b, &s) in boards.iter().zip(&out) {
+                assert_eq!(s, e.status(b), "{} on\n{b}", kind.name());
+                assert_eq!(s, g.status(b), "{} on\n{b}", kind.name());
+            }
+        }
     }
 
     #[test]
