@@ -186,6 +186,19 @@ impl SlotDecoder {
     /// The board in `slot`, with the `T` on `t`.
     #[inline]
     pub fn board(&mut self, slot: usize, t: u16) -> Board {
+        let (taken, pattern) = self.parts(slot);
+        let x = expand(pattern, taken);
+        Board {
+            x,
+            o: taken & !x,
+            t,
+        }
+    }
+
+    /// The two halves of `slot`: the taken squares, and the X pattern (which of the taken
+    /// squares hold X, bit `j` standing for the `j`-th lowest taken square).
+    #[inline]
+    pub fn parts(&mut self, slot: usize) -> (u16, u16) {
         let ways = self.index.x_ways as usize;
         let rank = slot / ways;
         if rank != self.rank {
@@ -196,12 +209,7 @@ impl SlotDecoder {
             };
             self.rank = rank;
         }
-        let x = expand(self.patterns[slot % ways], self.taken);
-        Board {
-            x,
-            o: self.taken & !x,
-            t,
-        }
+        (self.taken, self.patterns[slot % ways])
     }
 }
 
@@ -253,6 +261,17 @@ impl PlyIndex {
     /// Never empty: even ply 0 has the empty board.
     pub fn is_empty(&self) -> bool {
         false
+    }
+
+    /// `C(ply, ⌈ply/2⌉)`: the slots that share their taken squares, one per X pattern.
+    pub fn x_ways(&self) -> usize {
+        self.x_ways as usize
+    }
+
+    /// The first slot of the boards whose taken squares are `taken` (of this ply's size).
+    #[inline]
+    pub fn taken_base(&self, taken: u16) -> usize {
+        self.tables.colex[taken as usize] as usize * self.x_ways as usize
     }
 
     /// The slot of a board of this ply (the `T` is ignored).
