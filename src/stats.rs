@@ -9,7 +9,7 @@
 
 use crate::board::{Board, Player, Status};
 use crate::engine::Memo;
-use crate::rank::{PlyIndex, colex_rank, expand};
+use crate::rank::{PlyIndex, colex_rank, expand, insert_bit, remove_bit};
 use crate::rules::Geometry;
 use crate::space::{SetupGame, SetupSpace};
 use crate::symmetry::{self, Perm, Symmetry};
@@ -351,7 +351,7 @@ fn count_games(game: &SetupGame<'_>, space: &SetupSpace) -> (ByStatus, Vec<BySta
             while movers != 0 {
                 let j = movers.trailing_zeros();
                 movers &= movers - 1;
-                let parent = (p & ((1 << j) - 1)) | (p >> (j + 1)) << j;
+                let parent = remove_bit(p, j);
                 sum += paths[parent_base[j as usize] + colex_rank(parent as u16) as usize];
             }
             if s == Status::Open {
@@ -406,17 +406,9 @@ fn solve_values(game: &SetupGame<'_>, space: &SetupSpace) -> (Status, WinDrawLos
         let mut decoder = memo.index.decoder();
         for (slot, _) in memo.slots().filter(|&(_, s)| s == Status::Open) {
             let (taken, pattern) = decoder.parts(slot);
-            if last_taken != Some(taken) {
+            if last_taken != Some(taken) && ply < squares as usize {
                 last_taken = Some(taken);
-                let mut j = 0;
-                for square in 0..squares as usize {
-                    if taken >> square & 1 == 1 {
-                        j += 1;
-                    } else if ply < squares as usize {
-                        below[square] = j;
-                        child_base[square] = next_index.taken_base(taken | 1 << square);
-                    }
-                }
+                next_index.child_bases(taken, &mut below, &mut child_base);
             }
             let x = expand(pattern, taken);
             let b = Board {
@@ -439,7 +431,7 @@ fn solve_values(game: &SetupGame<'_>, space: &SetupSpace) -> (Status, WinDrawLos
                     rest &= rest - 1;
                     // No move wins here and the board does not fill: the child is open.
                     let j = below[square];
-                    let child = (p & ((1 << j) - 1)) | mover_bit << j | (p >> j) << (j + 1);
+                    let child = insert_bit(p, j, mover_bit);
                     let v = 2 - next_values[child_base[square] + colex_rank(child as u16) as usize];
                     best = best.max(v);
                 }
