@@ -85,6 +85,52 @@ section_solve() {
     record "tomek solve -o FILE" "$file_s" "$wc_s"
 }
 
+# The C yardstick of the state-space benchmarks: a single-threaded depth-first count of every
+# reachable board of the 17 setups. Kept outside the repository, next to it.
+BASELINES="${BASELINES:-$ROOT/../shared/baselines}"
+
+section_stats() {
+    local src="$BASELINES/tomek_dfs.c" c_bin="$WORK/tomek_dfs" want got c_s counts_s full_s audit_s peak
+    echo "== stats: every reachable board of the 17 setups, against the C yardstick"
+    if [[ ! -f "$src" ]]; then
+        echo "   skipped: no $src (set BASELINES to the folder holding tomek_dfs.c)"
+        return
+    fi
+    gcc -O2 -march=native -o "$c_bin" "$src"
+
+    # Both must count the same boards before their times mean anything.
+    want="$("$c_bin")"
+    got="$("$TOMEK" stats -q --only counts --format csv | awk -F, '$1 == "all" { print $NF }')"
+    if [[ "$want" != "$got" ]]; then
+        echo "bench: tomek counts $got boards, the C yardstick $want" >&2
+        exit 1
+    fi
+    "$TOMEK" audit -q >/dev/null || {
+        echo "bench: tomek audit found mismatches" >&2
+        exit 1
+    }
+    echo "   $got reachable boards; $(nproc) cores"
+
+    # Back to back, so that both see the same machine.
+    c_s="$(best_time "$c_bin")"
+    counts_s="$(best_time "$TOMEK" stats -q --only counts)"
+    full_s="$(best_time "$TOMEK" stats -q)"
+    audit_s="$(best_time "$TOMEK" audit -q)"
+
+    record "C yardstick (tomek_dfs.c, one thread)" "$c_s" "$c_s"
+    record "tomek stats --only counts (target 0.60×)" "$counts_s" "$c_s"
+    record "tomek stats (target 3×)" "$full_s" "$c_s"
+    record "tomek audit (target 2×)" "$audit_s" "$c_s"
+
+    if [[ -x /usr/bin/time ]]; then
+        peak="$(/usr/bin/time -f %M "$TOMEK" stats -q --only counts 2>&1 >/dev/null | tail -n 1)"
+        echo "   peak memory of tomek stats --only counts: $((peak / 1024)) MiB (target < 1024 MiB)"
+        SUMMARY+=("$(printf '%-44s %9s MiB' "peak memory, stats --only counts" "$((peak / 1024))")")
+    else
+        echo "   peak memory: skipped (no GNU time at /usr/bin/time)"
+    fi
+}
+
 main() {
     local sections=("$@")
     if [[ ${#sections[@]} -eq 0 ]]; then

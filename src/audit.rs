@@ -8,7 +8,7 @@ use crate::board::{Board, Status};
 use crate::engine;
 use crate::eval::Evaluator;
 use crate::rules::Geometry;
-use crate::space::SetupGame;
+use crate::space::{SetupGame, Turn, TurnGame};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -37,13 +37,89 @@ pub struct EvaluatorAudit {
     pub evaluator: String,
     pub checked: u64,
     pub mismatches: u64,
-    /// The first mismatches in walk order (setup, ply, then the walk's order), at most the
-    /// number asked for.
+    /// The first mismatches in walk order (setup, then the walk's depth-first order), at most
+    /// the number asked for.
     pub first: Vec<Mismatch>,
+}
+
+/// Boards handed to each evaluator at once: enough to make the call and the switch between
+/// evaluators free, few enough to stay in the core's cache.
+const BATCH: usize = 2048;
+
+/// The ply where a setup's walk splits into parallel depth-first tasks.
+const SPLIT: u32 = 4;
+
+/// One evaluator's tally: boards checked, mismatches, the first mismatches.
+type Tally = (u64, u64, Vec<Mismatch>);
+
+/// A walk task's boards waiting to be checked, and its tallies.
+struct Checker<'e> {
+    evaluators: &'e [&'e dyn Evaluator],
+    keep: usize,
+    boards: Vec<Board>,
+    expected: Vec<Status>,
+    got: Vec<Status>,
+    tally: Vec<Tally>,
+}
+
+impl<'e> Checker<'e> {
+    fn new(evaluators: &'e [&'e dyn Evaluator], keep: usize) -> Checker<'e> {
+        Checker {
+            evaluators,
+            keep,
+            boards: Vec::with_capacity(BATCH),
+            expected: Vec::with_capacity(BATCH),
+            got: vec![Status::Open; BATCH],
+            tally: vec![(0, 0, Vec::new()); evaluators.len()],
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, b: Board, s: Status) {
+        self.boards.push(b);
+        self.expected.push(s);
+        if self.boards.len() == BATCH {
+            self.check();
+        }
+    }
+
+    /// Runs every evaluator over the waiting boards, each on the whole batch in turn.
+    fn check(&mut self) {
+        let n = self.boards.len();
+        for (e, tally) in self.evaluators.iter().zip(&mut self.tally) {
+            let got = &mut self.got[..n];
+            e.statuses(&self.boards, got);
+            tally.0 += n as u64;
+            let wrong = got
+                .iter()
+                .zip(&self.expected)
+                .filter(|(g, e)| g != e)
+                .count();
+            if wrong > 0 {
+                tally.1 += wrong as u64;
+                let first = (0..n)
+                    .filter(|&i| got[i] != self.expected[i])
+                    .map(|i| Mismatch {
+                        board: self.boards[i],
+                        expected: self.expected[i],
+                        got: got[i],
+                    });
+                let room = self.keep.saturating_sub(tally.2.len());
+                tally.2.extend(first.take(room));
+            }
+        }
+        self.boards.clear();
+        self.expected.clear();
+    }
 }
 
 /// Checks each evaluator on every reachable board of the given setups (`T` masks) of the
 /// Code Jam board, keeping up to `keep` mismatches per evaluator.
+///
+/// The boards come from the depth-first tree walk ([`engine::fold_tree`]): each walk task
+/// collects boards with their labels into batches, and every evaluator runs over each batch
+/// ([`Evaluator::statuses`]). Tallies are merged in walk order, so the report (the first
+/// mismatches included) is the same whatever the thread count.
 pub fn audit_evaluators(
     setups: &[u16],
     evaluators: &[&dyn Evaluator],
@@ -51,64 +127,39 @@ pub fn audit_evaluators(
 ) -> Vec<EvaluatorAudit> {
     let g = Geometry::tomek();
     let pb = crate::progress::bar(setups.len() as u64, "setups");
-    // Per setup, per evaluator: (checked, mismatches, first mismatches).
-    type Tally = Vec<(u64, u64, Vec<Mismatch>)>;
-    let per_setup: Vec<Tally> = setups
+    let per_setup: Vec<Vec<Vec<Tally>>> = setups
         .par_iter()
         .map(|&t| {
-            let mut tally: Tally = vec![(0, 0, Vec::new()); evaluators.len()];
-            let mut check = |b: Board, expected: Status| {
-                for (e, slot) in evaluators.iter().zip(tally.iter_mut()) {
-                    let got = e.status(b);
-                    slot.0 += 1;
-                    if got != expected {
-                        slot.1 += 1;
-                        if slot.2.len() < keep {
-                            slot.2.push(Mismatch {
-                                board: b,
-                                expected,
-                                got,
-                            });
-                        }
-                    }
-                }
-            };
-            engine::explore_tree(
-                &SetupGame { geometry: g, t },
-                u32::MAX,
-                |_, _, open, over| {
-                    for &b in open.iter().flatten() {
-                        check(b, Status::Open);
-                    }
-                    for &(b, s) in over {
-                        check(b, s);
-                    }
-                },
+            let tasks = engine::fold_tree(
+                &TurnGame(SetupGame { geometry: g, t }),
+                SPLIT,
+                || Checker::new(evaluators, keep),
+                |c, _, turn: Turn, s| c.push(turn.board, s),
+                Checker::check,
             );
             pb.inc(1);
-            tally
+            tasks.into_iter().map(|c| c.tally).collect()
         })
         .collect();
     pb.finish_and_clear();
-    evaluators
+    let mut report: Vec<EvaluatorAudit> = evaluators
         .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let mut a = EvaluatorAudit {
-                evaluator: e.name().to_string(),
-                checked: 0,
-                mismatches: 0,
-                first: Vec::new(),
-            };
-            for tally in &per_setup {
-                a.checked += tally[i].0;
-                a.mismatches += tally[i].1;
-                a.first
-                    .extend(tally[i].2.iter().take(keep.saturating_sub(a.first.len())));
-            }
-            a
+        .map(|e| EvaluatorAudit {
+            evaluator: e.name().to_string(),
+            checked: 0,
+            mismatches: 0,
+            first: Vec::new(),
         })
-        .collect()
+        .collect();
+    for tally in per_setup.iter().flatten() {
+        for (a, (checked, mismatches, first)) in report.iter_mut().zip(tally) {
+            a.checked += checked;
+            a.mismatches += mismatches;
+            a.first
+                .extend(first.iter().take(keep.saturating_sub(a.first.len())));
+        }
+    }
+    report
 }
 
 #[cfg(test)]

@@ -376,3 +376,103 @@ pub fn explore_tree_with<G: Game>(
         frontier = open;
     }
 }
+
+/// Hands every position reachable from the root, with its ply and status, to `visit`, along
+/// first-parent edges and keeping no position: the walk goes breadth first down to ply
+/// `split`, then each block of positions there has their subtrees walked depth first by one
+/// rayon task.
+///
+/// A depth-first walk holds only its path where the breadth-first walks hold whole
+/// frontiers, so it runs out of the cache instead of streaming tens of megabytes through
+/// memory, and thousands of subtrees let the threads share the work evenly however uneven the
+/// subtrees are. Each task folds its positions into its own accumulator, made by `init` and
+/// closed by `finish`; the accumulators come back in a fixed order (the positions above the
+/// split first, then the tasks in frontier order), and within one each position comes in
+/// depth-first order, so the result never depends on the thread count.
+pub fn fold_tree<G: Game, T: Send>(
+    game: &G,
+    split: u32,
+    init: impl Fn() -> T + Sync,
+    visit: impl Fn(&mut T, u32, G::Pos, Status) + Sync,
+    finish: impl Fn(&mut T) + Sync,
+) -> Vec<T> {
+    /// Subtrees per task: a few thousand tasks per game at the usual split.
+    const TASK: usize = 64;
+    let root = game.root();
+    let mut top = init();
+    visit(&mut top, 0, root, Status::Open);
+    let mut frontier = vec![root];
+    for ply in 1..=split {
+        let mut next = Vec::with_capacity(frontier.len() * 4);
+        for &p in &frontier {
+            game.for_each_first_child(p, |q, s| {
+                visit(&mut top, ply, q, s);
+                if s == Status::Open {
+                    next.push(q);
+                }
+            });
+        }
+        frontier = next;
+    }
+    finish(&mut top);
+    let mut out = vec![top];
+    let tasks: Vec<T> = frontier
+        .par_chunks(TASK)
+        .map(|task| {
+            let mut acc = init();
+            for &p in task {
+                fold_below(game, p, split + 1, &mut acc, &visit);
+            }
+            finish(&mut acc);
+            acc
+        })
+        .collect();
+    out.extend(tasks);
+    out
+}
+
+/// Visits the first children of the open position `p` (of ply `ply - 1`) and, depth first,
+/// everything below them.
+fn fold_below<G: Game, T>(
+    game: &G,
+    p: G::Pos,
+    ply: u32,
+    acc: &mut T,
+    visit: &impl Fn(&mut T, u32, G::Pos, Status),
+) {
+    game.for_each_first_child(p, |q, s| {
+        visit(acc, ply, q, s);
+        if s == Status::Open {
+            fold_below(game, q, ply + 1, acc, visit);
+        }
+    });
+}
+
+/// Counts the positions reachable from the root by ply and status (see [`fold_tree`]).
+pub fn count_tree<G: Game>(game: &G, split: u32) -> Vec<[u64; 4]> {
+    let parts = fold_tree(
+        game,
+        split,
+        Vec::new,
+        |c: &mut Vec<[u64; 4]>, ply, _, s| {
+            let ply = ply as usize;
+            if c.len() <= ply {
+                c.resize(ply + 1, [0; 4]);
+            }
+            c[ply][s.index()] += 1;
+        },
+        |_| {},
+    );
+    let mut counts: Vec<[u64; 4]> = Vec::new();
+    for part in &parts {
+        if counts.len() < part.len() {
+            counts.resize(part.len(), [0; 4]);
+        }
+        for (row, add) in counts.iter_mut().zip(part) {
+            for i in 0..4 {
+                row[i] += add[i];
+            }
+        }
+    }
+    counts
+}

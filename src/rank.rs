@@ -150,6 +150,20 @@ fn x_patterns(ply: u32) -> &'static [u16] {
     })[ply as usize]
 }
 
+/// The X pattern `p` with a bit `x` (0 or 1) put in at place `j`: the pattern of a board
+/// that gained a stone on the square that comes `j`-th among its taken squares.
+#[inline]
+pub fn insert_bit(p: u32, j: u32, x: u32) -> u32 {
+    (p & ((1 << j) - 1)) | x << j | (p >> j) << (j + 1)
+}
+
+/// The X pattern `p` with its bit `j` taken out: the pattern of a board that lost the stone
+/// on its `j`-th taken square.
+#[inline]
+pub fn remove_bit(p: u32, j: u32) -> u32 {
+    (p & ((1 << j) - 1)) | (p >> (j + 1)) << j
+}
+
 /// Colexicographic rank of `m` among masks with the same number of bits.
 #[inline]
 pub fn colex_rank(m: u16) -> u32 {
@@ -186,6 +200,19 @@ impl SlotDecoder {
     /// The board in `slot`, with the `T` on `t`.
     #[inline]
     pub fn board(&mut self, slot: usize, t: u16) -> Board {
+        let (taken, pattern) = self.parts(slot);
+        let x = expand(pattern, taken);
+        Board {
+            x,
+            o: taken & !x,
+            t,
+        }
+    }
+
+    /// The two halves of `slot`: the taken squares, and the X pattern (which of the taken
+    /// squares hold X, bit `j` standing for the `j`-th lowest taken square).
+    #[inline]
+    pub fn parts(&mut self, slot: usize) -> (u16, u16) {
         let ways = self.index.x_ways as usize;
         let rank = slot / ways;
         if rank != self.rank {
@@ -196,12 +223,7 @@ impl SlotDecoder {
             };
             self.rank = rank;
         }
-        let x = expand(self.patterns[slot % ways], self.taken);
-        Board {
-            x,
-            o: self.taken & !x,
-            t,
-        }
+        (self.taken, self.patterns[slot % ways])
     }
 }
 
@@ -253,6 +275,34 @@ impl PlyIndex {
     /// Never empty: even ply 0 has the empty board.
     pub fn is_empty(&self) -> bool {
         false
+    }
+
+    /// For the boards of the previous ply whose taken squares are `taken`, and each square
+    /// `s` outside them: how many taken squares lie below `s` (`below[s]`, the place a stone
+    /// on `s` takes in the X pattern, see [`insert_bit`]) and the first slot of this ply's
+    /// boards with the taken squares `taken` and `s` (`base[s]`). With them a child's slot is
+    /// `base[s] + colex_rank(insert_bit(pattern, below[s], x))`, with no board to rebuild.
+    pub fn child_bases(&self, taken: u16, below: &mut [u32; 16], base: &mut [usize; 16]) {
+        let mut j = 0;
+        for s in 0..self.squares as usize {
+            if taken >> s & 1 == 1 {
+                j += 1;
+            } else if self.ply > 0 {
+                below[s] = j;
+                base[s] = self.taken_base(taken | 1 << s);
+            }
+        }
+    }
+
+    /// `C(ply, ⌈ply/2⌉)`: the slots that share their taken squares, one per X pattern.
+    pub fn x_ways(&self) -> usize {
+        self.x_ways as usize
+    }
+
+    /// The first slot of the boards whose taken squares are `taken` (of this ply's size).
+    #[inline]
+    pub fn taken_base(&self, taken: u16) -> usize {
+        self.tables.colex[taken as usize] as usize * self.x_ways as usize
     }
 
     /// The slot of a board of this ply (the `T` is ignored).

@@ -10,7 +10,7 @@
 //! [`engine`]: crate::engine
 //! [`rank`]: crate::rank
 
-use crate::board::{Board, Status};
+use crate::board::{Board, Player, Status};
 use crate::engine::{self, Game, HashMemo, Memo};
 use crate::rank::PlyIndex;
 use crate::rules::Geometry;
@@ -49,31 +49,91 @@ impl Game for SetupGame<'_> {
     /// So a quiet move is a first-parent edge only below the mover's lowest stone, and a
     /// winning move only when no core stone lies below it.
     #[inline]
-    fn for_each_first_child(&self, b: Board, mut visit: impl FnMut(Board, Status)) {
-        let mover = b.to_move();
+    fn for_each_first_child(&self, b: Board, visit: impl FnMut(Board, Status)) {
+        self.first_children(b, b.to_move(), visit);
+    }
+}
+
+impl SetupGame<'_> {
+    /// [`Game::for_each_first_child`] with the side to move given, so that a walk which knows
+    /// the ply need not count stones. A move wins when it fills the one square missing from a
+    /// line of the mover (the `T` counting for it): those squares come from one table look-up
+    /// for all moves at once.
+    #[inline]
+    pub fn first_children(&self, b: Board, mover: Player, mut visit: impl FnMut(Board, Status)) {
+        let g = self.geometry;
         let mine = b.of(mover);
-        let empty = self.geometry.full() & !b.filled();
+        let empty = g.full() & !b.filled();
+        let winning = empty & g.completing(mine | b.t);
         let quiet_zone = if mine == 0 {
             u16::MAX
         } else {
             (1u16 << mine.trailing_zeros()) - 1
         };
-        let mut candidates = empty & (quiet_zone | self.geometry.completing(mine | b.t));
+        // The last empty square fills the board: a move there that wins nothing draws.
+        let quiet = if empty & (empty - 1) == 0 {
+            Status::Draw
+        } else {
+            Status::Open
+        };
+        let mut candidates = empty & (quiet_zone | winning);
         while candidates != 0 {
             let square = candidates.trailing_zeros();
+            let bit = 1u16 << square;
             candidates &= candidates - 1;
-            let below = (1u16 << square) - 1;
-            let (child, status) = self.geometry.play(b, mover, square);
-            let takeable_below = if status == Status::won_by(mover) {
-                self.geometry.line_core(child.counting_for(mover)) & mine & below
-            } else {
-                mine & below
-            };
-            if takeable_below == 0 {
-                visit(child, status);
+            let child = b.with(mover, square);
+            if winning & bit == 0 {
+                visit(child, quiet);
+            } else if g.line_core(child.counting_for(mover)) & mine & (bit - 1) == 0 {
+                visit(child, Status::won_by(mover));
             }
         }
     }
+}
+
+/// A board with its side to move: the counting walk carries the turn along instead of counting
+/// stones on every board it meets.
+#[derive(Copy, Clone, Debug)]
+pub struct Turn {
+    pub board: Board,
+    pub mover: Player,
+}
+
+/// [`SetupGame`] over [`Turn`]s.
+#[derive(Clone, Copy)]
+pub struct TurnGame<'g>(pub SetupGame<'g>);
+
+impl Game for TurnGame<'_> {
+    type Pos = Turn;
+
+    fn root(&self) -> Turn {
+        Turn {
+            board: self.0.root(),
+            mover: Player::X,
+        }
+    }
+
+    fn for_each_child(&self, p: Turn, mut visit: impl FnMut(Turn, Status)) {
+        let mover = p.mover.other();
+        self.0
+            .for_each_child(p.board, |board, s| visit(Turn { board, mover }, s));
+    }
+
+    #[inline]
+    fn for_each_first_child(&self, p: Turn, mut visit: impl FnMut(Turn, Status)) {
+        let mover = p.mover.other();
+        self.0
+            .first_children(p.board, p.mover, |board, s| visit(Turn { board, mover }, s));
+    }
+}
+
+/// Reachable boards of one setup by ply and status, counted without keeping any board (see
+/// [`engine::count_tree`]).
+pub fn count_setup(geometry: &Geometry, t: u16) -> Vec<[u64; 4]> {
+    /// Ply 4 has a few thousand open boards per setup: enough subtrees for the threads to
+    /// share evenly, few enough that the breadth-first start costs nothing.
+    const SPLIT: u32 = 4;
+    engine::count_tree(&TurnGame(SetupGame { geometry, t }), SPLIT)
 }
 
 /// The code of a setup's board of any ply: `x | o << 16`.
@@ -358,6 +418,20 @@ mod tests {
             SetupSpace::explore_memo(&g, 0).counts,
             space.setups[0].counts
         );
+    }
+
+    #[test]
+    fn counting_walk_agrees_with_the_tree_walk() {
+        let g = Arc::new(Geometry::new(3, 3, 3, false).unwrap());
+        assert_eq!(count_setup(&g, 0), SetupSpace::explore(&g, 0).counts);
+        let g = Geometry::tomek();
+        for t in [0, 1 << 5] {
+            assert_eq!(
+                count_setup(g, t),
+                SetupSpace::explore(g, t).counts,
+                "{t:#x}"
+            );
+        }
     }
 
     #[test]

@@ -8,10 +8,10 @@
 //! values are found backwards from the last ply.
 
 use crate::board::{Board, Player, Status};
-use crate::engine::{self, Memo};
-use crate::rank::PlyIndex;
+use crate::engine::Memo;
+use crate::rank::{PlyIndex, colex_rank, expand, insert_bit, remove_bit};
 use crate::rules::Geometry;
-use crate::space::{DenseMemo, SetupGame, SetupSpace};
+use crate::space::{SetupGame, SetupSpace};
 use crate::symmetry::{self, Perm, Symmetry};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -247,15 +247,9 @@ fn analyze_setup(
     // read the walk's dense tables in slot order, so each ply's table is scanned, not
     // searched.
     if sections == Sections::COUNTS {
-        // Counts alone need no tables: the walk counts as it goes.
-        let mut by_ply = vec![[0u64; 4]; plies];
-        let walk = engine::TreeWalk {
-            stop_after: u32::MAX,
-            keep_over: false,
-            weight: |_: &Board| 1,
-            progress: |_, _, _| {},
-        };
-        engine::explore_tree_with(&game, walk, |ply, c, _, _| by_ply[ply as usize] = c);
+        // Counts alone need no tables: the walk counts as it goes, depth first.
+        let mut by_ply = crate::space::count_setup(g, t);
+        by_ply.resize(plies, [0; 4]);
         return (counts_only(t, &by_ply), None);
     }
     let space = SetupSpace::explore(g, t);
@@ -311,19 +305,16 @@ fn counts_only(t: u16, by_ply: &[[u64; 4]]) -> SetupStats {
     }
 }
 
-/// The open boards of one ply with their slots, in slot order.
-fn open_boards(memo: &DenseMemo, t: u16) -> impl Iterator<Item = (usize, Board)> + '_ {
-    let mut decoder = memo.index.decoder();
-    memo.slots()
-        .filter(|&(_, s)| s == Status::Open)
-        .map(move |(slot, _)| (slot, decoder.board(slot, t)))
-}
-
 /// Complete games by outcome and by length: the number of move sequences reaching each board
 /// is the sum over its open parents (the board less one stone of the player who just moved),
 /// carried forward ply by ply in a dense array per ply. Games ending on a finished board are
 /// the sequences reaching it. Each ply is filled in slot order, so writes are sequential and
 /// only the parents' look-ups jump.
+///
+/// A slot is (taken squares, X pattern over them), so the parents' slots come without
+/// rebuilding boards: taking back the `j`-th taken square leaves the taken squares less that
+/// square, whose ranks are worked out once per run of slots sharing the taken squares, and
+/// the X pattern less its bit `j`.
 fn count_games(game: &SetupGame<'_>, space: &SetupSpace) -> (ByStatus, Vec<ByStatus>) {
     let squares = game.geometry.cells();
     let plies = squares as usize + 1;
@@ -337,19 +328,31 @@ fn count_games(game: &SetupGame<'_>, space: &SetupSpace) -> (ByStatus, Vec<BySta
         let mut here = vec![0u32; if has_open { memo.index.len() } else { 0 }];
         let ended = &mut by_ply[ply];
         let mut decoder = memo.index.decoder();
+        // X made the odd plies: its stones are the pattern's ones, O's its zeros.
+        let last_is_x = ply % 2 == 1;
+        let all = (1u32 << ply) - 1;
+        // `parent_base[j]`: the first slot of the parents' taken squares without the j-th.
+        let mut parent_base = [0usize; 16];
+        let mut last_taken = None;
         for (slot, s) in memo.slots() {
-            let b = decoder.board(slot, game.t);
-            let last = b.to_move().other();
-            let mut stones = b.of(last);
+            let (taken, pattern) = decoder.parts(slot);
+            if last_taken != Some(taken) {
+                last_taken = Some(taken);
+                let mut rest = taken;
+                for base in parent_base.iter_mut().take(ply) {
+                    let bit = rest & rest.wrapping_neg();
+                    rest ^= bit;
+                    *base = prev.taken_base(taken ^ bit);
+                }
+            }
+            let p = pattern as u32;
+            let mut movers = if last_is_x { p } else { !p & all };
             let mut sum = 0u32;
-            while stones != 0 {
-                let bit = stones & stones.wrapping_neg();
-                stones &= stones - 1;
-                let parent = match last {
-                    Player::X => Board { x: b.x & !bit, ..b },
-                    Player::O => Board { o: b.o & !bit, ..b },
-                };
-                sum += paths[prev.slot(parent)];
+            while movers != 0 {
+                let j = movers.trailing_zeros();
+                movers &= movers - 1;
+                let parent = remove_bit(p, j);
+                sum += paths[parent_base[j as usize] + colex_rank(parent as u16) as usize];
             }
             if s == Status::Open {
                 here[slot] = sum;
@@ -371,6 +374,11 @@ fn count_games(game: &SetupGame<'_>, space: &SetupSpace) -> (ByStatus, Vec<BySta
 /// `2 - v` to the mover. A board with a winning move is a win without looking further, and the
 /// scan of the children stops at the first win: the best that can be had.
 ///
+/// A child's slot comes from its parent's slot the way [`count_games`] finds parents: the
+/// child's taken squares gain one square, whose first slot is worked out once per run of
+/// parents sharing their taken squares, and its X pattern gains a bit (1 when X moves) at the
+/// square's place among the taken ones.
+///
 /// Returns the value of the empty board to X, as a status (X won, O won or Draw), and how
 /// every reachable board stands for its side to move.
 fn solve_values(game: &SetupGame<'_>, space: &SetupSpace) -> (Status, WinDrawLoss) {
@@ -387,24 +395,44 @@ fn solve_values(game: &SetupGame<'_>, space: &SetupSpace) -> (Status, WinDrawLos
         let here = PlyIndex::new(squares, ply as u32);
         let open = memo.counts()[Status::Open.index()];
         let mut values = vec![0u8; if open == 0 { 0 } else { here.len() }];
-        for (slot, b) in open_boards(memo, game.t) {
-            let mover = b.to_move();
+        let mover = if ply % 2 == 0 { Player::X } else { Player::O };
+        let mover_bit = (mover == Player::X) as u32;
+        // For the current taken squares, per empty square: how many taken squares lie below
+        // it (where a stone there enters the X pattern), and the first slot of the child's
+        // taken squares. Children's slots then need no board.
+        let mut below = [0u32; 16];
+        let mut child_base = [0usize; 16];
+        let mut last_taken = None;
+        let mut decoder = memo.index.decoder();
+        for (slot, _) in memo.slots().filter(|&(_, s)| s == Status::Open) {
+            let (taken, pattern) = decoder.parts(slot);
+            if last_taken != Some(taken) && ply < squares as usize {
+                last_taken = Some(taken);
+                next_index.child_bases(taken, &mut below, &mut child_base);
+            }
+            let x = expand(pattern, taken);
+            let b = Board {
+                x,
+                o: taken & !x,
+                t: game.t,
+            };
             let empty = g.full() & !b.filled();
             let best = if g.completing(b.counting_for(mover)) & empty != 0 {
                 2
+            } else if empty & (empty - 1) == 0 {
+                // No move wins here, so the last square fills the board: a draw.
+                1
             } else {
+                let p = pattern as u32;
                 let mut best = 0u8;
                 let mut rest = empty;
                 while rest != 0 && best < 2 {
-                    let square = rest.trailing_zeros();
+                    let square = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
-                    let child = b.with(mover, square);
-                    // No move wins here, so a child is either open or a full board: a draw.
-                    let v = if child.filled() == g.full() {
-                        1
-                    } else {
-                        2 - next_values[next_index.slot(child)]
-                    };
+                    // No move wins here and the board does not fill: the child is open.
+                    let j = below[square];
+                    let child = insert_bit(p, j, mover_bit);
+                    let v = 2 - next_values[child_base[square] + colex_rank(child as u16) as usize];
                     best = best.max(v);
                 }
                 best
