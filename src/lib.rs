@@ -18,11 +18,13 @@
 //! - [`stats`]: counts, games, values and orbits of the state space;
 //! - [`symmetry`]: the automorphism group of the lines, found by search;
 //! - [`validate`]: the judge's validator of inputs, with what a file covers;
+//! - [`check`]: the checker of a contestant's answers, in the testlib convention;
 //! - [`output`]: atomic files and table/JSON/CSV output;
 //! - [`progress`]: progress bars that stay quiet off a terminal.
 
 pub mod audit;
 pub mod board;
+pub mod check;
 pub mod codejam;
 pub mod engine;
 pub mod enumerate;

@@ -2,6 +2,7 @@
 //! the library; none holds logic of its own beyond reading inputs and printing results.
 
 mod audit;
+mod check;
 mod enumerate;
 mod fourow;
 mod generate;
@@ -42,6 +43,9 @@ pub enum Command {
     /// Check a Code Jam input as a judge would (format, bounds, reachability) and say what it
     /// covers. Exit 0 valid, 1 invalid, 2 usage error.
     Validate(validate::Args),
+    /// Judge an output against the answers (testlib exit codes: 0 accepted, 1 wrong answer,
+    /// 2 presentation error, 3 checker failure).
+    Check(check::Args),
     /// Four in a row (SPOJ FOUROW): judge, generator, validator, position counts.
     Fourow(fourow::Args),
 }
@@ -55,6 +59,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Audit(a) => audit::run(a),
         Command::Generate(a) => generate::run(a),
         Command::Validate(a) => validate::run(a),
+        Command::Check(a) => check::run(a),
         Command::Fourow(a) => fourow::run(a),
     }
 }
