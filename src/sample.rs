@@ -168,33 +168,42 @@ impl Cell {
     }
 
     /// Proposal `r` of the cell: the taken squares by colex rank among the free squares, then
-    /// X's share of them by colex rank.
-    #[inline]
+    /// X's share of them by colex rank. With a `T`, the taken squares are first spread over
+    /// the 15 free squares, so both steps are one table-driven bit deposit each.
+    #[inline(always)]
     fn board(&self, r: u64) -> Board {
-        let taken = subsets(self.ply)[(r / self.ways) as usize];
-        let pattern = subsets(self.ply.div_ceil(2))[(r % self.ways) as usize];
-        let x = expand(pattern, taken);
-        let o = taken & !x;
-        if self.t == 0 {
-            Board { x, o, t: 0 }
-        } else {
-            let free = !self.t;
-            Board {
-                x: expand(x, free),
-                o: expand(o, free),
-                t: self.t,
-            }
+        // A cell holds at most C(16, 8) · C(8, 4) = 900,900 proposals: 32-bit division.
+        let (r, ways) = (r as u32, self.ways as u32);
+        let mut taken = subsets(self.ply)[(r / ways) as usize];
+        if self.t != 0 {
+            taken = expand(taken, !self.t);
+        }
+        let x = expand(subsets(self.ply.div_ceil(2))[(r % ways) as usize], taken);
+        Board {
+            x,
+            o: taken & !x,
+            t: self.t,
         }
     }
 }
 
 /// Cells weighted by their sizes: a uniform proposal over all of them.
+///
+/// A proposal is a uniform `u` below the total, found in its cell through a guide table: the
+/// top bits of the random word that gave `u` name a bucket, and the bucket knows the first
+/// cell it overlaps, so the search is a step or two instead of a binary search over hundreds
+/// of unpredictable branches (measured: it halved the time of a draw).
 #[derive(Clone, Debug)]
 struct Proposals {
     cells: Vec<Cell>,
     ends: Vec<u64>,
     total: u64,
+    /// `guide[b]`: the cell holding the smallest `u` whose random word has top bits `b`.
+    guide: Vec<u32>,
 }
+
+/// Bits of the random word that pick a guide bucket.
+const GUIDE_BITS: u32 = 12;
 
 impl Proposals {
     fn new(cells: Vec<Cell>) -> Proposals {
@@ -204,13 +213,39 @@ impl Proposals {
             total += c.len;
             ends.push(total);
         }
-        Proposals { cells, ends, total }
+        let guide = (0..1u64 << GUIDE_BITS)
+            .map(|b| {
+                // The smallest u of bucket b: floor(b · 2^(64 − GUIDE_BITS) · total / 2^64).
+                let u = ((u128::from(b) * u128::from(total)) >> GUIDE_BITS) as u64;
+                ends.partition_point(|&e| e <= u) as u32
+            })
+            .collect();
+        Proposals {
+            cells,
+            ends,
+            total,
+            guide,
+        }
     }
 
     #[inline]
     fn propose(&self, rng: &mut impl Rng) -> Board {
-        let u = below(rng, self.total);
-        let i = self.ends.partition_point(|&e| e <= u);
+        // Lemire's unbiased range draw, keeping the word for the guide.
+        let n = self.total;
+        let mut x = rng.next_u64();
+        let mut m = u128::from(x) * u128::from(n);
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                x = rng.next_u64();
+                m = u128::from(x) * u128::from(n);
+            }
+        }
+        let u = (m >> 64) as u64;
+        let mut i = self.guide[(x >> (64 - GUIDE_BITS)) as usize] as usize;
+        while self.ends[i] <= u {
+            i += 1;
+        }
         let start = if i == 0 { 0 } else { self.ends[i - 1] };
         self.cells[i].board(u - start)
     }
