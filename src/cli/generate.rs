@@ -103,7 +103,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             // time left after generating.
             let (ci, ca) = std::thread::scope(|s| {
                 let ci = s.spawn(|| fi.commit());
-                (ci.join(), fa.commit())
+                let ca = fa.commit();
+                (ci.join(), ca)
             });
             ci.expect("committing does not panic")
                 .with_context(|| format!("cannot write {}", inp.display()))?;
