@@ -136,8 +136,7 @@ fn answer_of(l: &Line, case: u64) -> Result<&[u8], String> {
     let want = format!("Case #{case}:");
     let Some(rest) = l.text.strip_prefix(want.as_bytes()) else {
         return Err(format!(
-            "line {}: expected a line starting with \"{want}\", found {}",
-            l.number,
+            "expected a line starting with \"{want}\", found {}",
             show(l)
         ));
     };
@@ -145,8 +144,7 @@ fn answer_of(l: &Line, case: u64) -> Result<&[u8], String> {
         [] => Ok(rest),
         [b' ', answer @ ..] if answer.first() != Some(&b' ') => Ok(answer),
         _ => Err(format!(
-            "line {}: expected one space after \"{want}\", found {}",
-            l.number,
+            "expected one space after \"{want}\", found {}",
             show(l)
         )),
     }
@@ -186,7 +184,12 @@ pub fn check(
             Ok(Some(l)) => {
                 let a = match answer_of(&l, n) {
                     Ok(a) => a,
-                    Err(m) => return Verdict::Fail(format!("{answers_name}: {m}")),
+                    Err(m) => {
+                        return Verdict::Fail(format!(
+                            "{answers_name}:{}: case {n}: {m}",
+                            l.number
+                        ));
+                    }
                 };
                 match std::str::from_utf8(a).ok().and_then(Status::from_answer) {
                     Some(s) if s == right => s,
@@ -218,7 +221,12 @@ pub fn check(
                 ));
             }
             Ok(Some(l)) => match answer_of(&l, n) {
-                Err(m) => return Verdict::PresentationError(format!("{output_name}: {m}")),
+                Err(m) => {
+                    return Verdict::PresentationError(format!(
+                        "{output_name}:{}: case {n}: {m}",
+                        l.number
+                    ));
+                }
                 Ok(got) if got == expected.answer().as_bytes() && !l.long => {}
                 Ok(got) => {
                     return Verdict::WrongAnswer(format!(
