@@ -53,9 +53,10 @@ fn every_exit_code() {
     // Presentation errors.
     let (code, msg) = check(&right, &right.replace("Case #3", "case #3"));
     assert_eq!(code, 2, "{msg}");
-    assert!(
-        msg.contains("line 3: expected a line starting with \"Case #3:\""),
-        "{msg}"
+    assert_eq!(
+        msg,
+        "presentation error: out:3: case 3: expected a line starting with \"Case #3:\", \
+         found \"case #3: Game has not completed\""
     );
     assert_eq!(check(&right, &right.replace("#3: ", "#3:  ")).0, 2);
     assert_eq!(check(&right, &right.replacen('\n', "\n\n", 1)).0, 2);
