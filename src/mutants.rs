@@ -155,7 +155,7 @@ impl Mutant {
 /// Whether the squares `mine` contain one of `lines`.
 #[inline]
 fn any_line(lines: &[u16], mine: u16) -> bool {
-    lines.iter().any(|&l| l & mine == l)
+    lines.iter().any(|&l| l & !mine == 0)
 }
 
 /// The status with the wins decided from the players' masks over a set of lines, then draw

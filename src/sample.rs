@@ -290,6 +290,9 @@ impl Target {
     }
 }
 
+/// A cell by its setup's `T` mask and its ply.
+type CellKey = (u16, u32);
+
 /// Targets drawn in proportion to their counts.
 #[derive(Clone, Debug, Default)]
 struct Group {
@@ -354,7 +357,7 @@ impl Classes {
             .map(|tg| (tg.cell.t, tg.cell.ply))
             .collect();
         rare.dedup();
-        let lists: Vec<((u16, u32), [Vec<Board>; 4])> = rare
+        let lists: Vec<(CellKey, [Vec<Board>; 4])> = rare
             .par_iter()
             .map(|&(t, ply)| {
                 let memo = &space.setup(t).expect("setups were checked").plies[ply as usize];

@@ -55,7 +55,7 @@ fn uniform_matches_the_enumerated_shares() {
             expected_cells.push(s.totals()[st.index()] as f64 / total);
         }
     }
-    let mut expected_plies = vec![0.0; 17];
+    let mut expected_plies = [0.0; 17];
     for s in &space.setups {
         for (ply, c) in s.counts.iter().enumerate() {
             expected_plies[ply] += c.iter().sum::<u64>() as f64 / total;
@@ -63,7 +63,7 @@ fn uniform_matches_the_enumerated_shares() {
     }
     let n = 1_000_000;
     let mut cells = vec![0u64; expected_cells.len()];
-    let mut plies = vec![0u64; 17];
+    let mut plies = [0u64; 17];
     let g = Geometry::tomek();
     for (b, st) in sample::cases(space, &spec(Profile::Uniform, n, 7)).unwrap() {
         assert_eq!(
