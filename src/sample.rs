@@ -648,7 +648,9 @@ pub fn kills(b: Board, right: Status) -> u32 {
 /// mutants it catches. Boards that catch a subset of what another catches are dropped, then a
 /// depth-first search finds a cover of fewest boards (branching on the boards that catch the
 /// first mutant still alive), trying one board, then two, and so on. Any mutant no candidate
-/// catches is looked for on every reachable board of the selected setups.
+/// catches is looked for on every reachable board of the selected setups. A mutant that no
+/// board of the selected setups catches (a bug about the `T`, with only the setup without one)
+/// is left out: the set kills every mutant that can be killed there.
 pub fn killer_boards(space: &Space, setups: &[u16], seed: u64) -> Vec<(Board, Status)> {
     let g = Geometry::tomek();
     let mut candidates = edge_boards(space, setups);

@@ -18,7 +18,8 @@ pub struct Args {
     /// ignore --cases and --dataset's count.
     #[arg(long, value_enum, default_value_t = Profile::Uniform)]
     pub profile: Profile,
-    /// Number of cases (any number from 1 up; streamed in flat memory).
+    /// Number of cases: any number from 1 up, streamed in flat memory (default 10, or the
+    /// dataset's maximum).
     #[arg(long, short = 'n')]
     pub cases: Option<u64>,
     /// A Code Jam dataset: `small` is 10 cases, `large` 1000 (the validator's bounds).
