@@ -264,6 +264,7 @@ pub fn audit(
     let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Chunk>(jobs);
     let chunk_rx = Mutex::new(chunk_rx);
     let (out_tx, out_rx) = mpsc::channel::<Outcome>();
+    let (free_tx, free_rx) = mpsc::channel::<Chunk>();
 
     let mut report = Report {
         command: opts.command.clone(),
@@ -285,6 +286,8 @@ pub fn audit(
 
     std::thread::scope(|scope| {
         scope.spawn(|| {
+            // Moved in: a receiver stays on one thread.
+            let free_rx = free_rx;
             let mut next = Chunk {
                 index: 0,
                 first_case: 0,
@@ -292,13 +295,21 @@ pub fn audit(
                 statuses: Vec::with_capacity(chunk),
             };
             let send = |c: &mut Chunk| -> bool {
+                let (boards, statuses) = match free_rx.try_recv() {
+                    Ok(mut old) => {
+                        old.boards.clear();
+                        old.statuses.clear();
+                        (old.boards, old.statuses)
+                    }
+                    Err(_) => (Vec::with_capacity(chunk), Vec::with_capacity(chunk)),
+                };
                 let full = std::mem::replace(
                     c,
                     Chunk {
                         index: c.index + 1,
                         first_case: c.first_case + c.boards.len() as u64,
-                        boards: Vec::with_capacity(chunk),
-                        statuses: Vec::with_capacity(chunk),
+                        boards,
+                        statuses,
                     },
                 );
                 !halt() && chunk_tx.send(full).is_ok()
@@ -321,6 +332,7 @@ pub fn audit(
 
         for worker in 0..jobs {
             let out_tx = out_tx.clone();
+            let free_tx = free_tx.clone();
             let (chunk_rx, halt, temp) = (&chunk_rx, &halt, &temp);
             let failures_seen = &failures_seen;
             scope.spawn(move || {
@@ -331,14 +343,18 @@ pub fn audit(
                     Some(f) => opts.command.replace("{}", &shell_quote(f)),
                     None => opts.command.clone(),
                 };
+                let mut scratch = Scratch::default();
                 loop {
                     let next = chunk_rx.lock().map(|rx| rx.recv());
                     let Ok(Ok(c)) = next else { break };
                     let outcome = if halt() {
                         cancelled(&c)
                     } else {
-                        run_chunk(&c, &command, file.as_deref(), opts, keep, halt)
+                        let file = file.as_deref();
+                        run_chunk(&c, &command, file, opts, keep, halt, &mut scratch)
                     };
+                    // The chunk's vectors go back to the producer for the next chunks.
+                    let _ = free_tx.send(c);
                     failures_seen.fetch_add(
                         outcome.tally.wrong + outcome.problem.is_some() as u64,
                         Ordering::Relaxed,
@@ -350,6 +366,7 @@ pub fn audit(
             });
         }
         drop(out_tx);
+        drop(free_tx);
 
         // Commit outcomes in chunk order.
         let mut pending: BTreeMap<u64, Outcome> = BTreeMap::new();
@@ -415,6 +432,15 @@ fn cancelled(c: &Chunk) -> Outcome {
     }
 }
 
+/// Buffers a worker keeps from one chunk to the next: allocating tens of megabytes afresh for
+/// every chunk would cost more in page faults than the checking itself.
+#[derive(Default)]
+struct Scratch {
+    input: Vec<u8>,
+    expected: Vec<u8>,
+    read: Vec<u8>,
+}
+
 /// Runs the solver on one chunk and checks what it printed.
 fn run_chunk(
     c: &Chunk,
@@ -423,24 +449,38 @@ fn run_chunk(
     opts: &Options,
     keep: usize,
     halt: &(dyn Fn() -> bool + Sync),
+    scratch: &mut Scratch,
 ) -> Outcome {
-    let mut input = Vec::with_capacity(24 + c.boards.len() * 21);
-    codejam::push_count(&mut input, c.boards.len() as u64);
+    let Scratch {
+        input,
+        expected,
+        read,
+    } = scratch;
+    input.clear();
+    codejam::push_count(input, c.boards.len() as u64);
     for &b in &c.boards {
-        codejam::push_case(&mut input, b);
+        codejam::push_case(input, b);
     }
-    let mut expected = AnswerWriter::new(Vec::with_capacity(c.boards.len() * 24));
-    let expected = expected
+    expected.clear();
+    let mut writer = AnswerWriter::new(std::mem::take(expected));
+    *expected = writer
         .push_all(&c.statuses)
-        .and_then(|()| expected.finish())
+        .and_then(|()| writer.finish())
         .expect("writing to memory does not fail");
-    let mut checker = Checker::new(&c.boards, &c.statuses, c.first_case, &expected, keep);
+    let mut checker = Checker::new(&c.boards, &c.statuses, c.first_case, expected, keep);
     let deadline = Instant::now()
         .checked_add(opts.timeout)
         .unwrap_or_else(|| Instant::now() + Duration::from_secs(1 << 30));
     let finished = match file {
         Some(path) => match std::fs::write(path, &input) {
-            Ok(()) => process::run(command, None, deadline, halt, &mut |b| checker.feed(b)),
+            Ok(()) => process::run(
+                command,
+                None,
+                deadline,
+                halt,
+                &mut |b| checker.feed(b),
+                read,
+            ),
             Err(e) => process::Finished {
                 ending: Ending::Failed(io::Error::new(
                     e.kind(),
@@ -449,9 +489,14 @@ fn run_chunk(
                 stderr: Vec::new(),
             },
         },
-        None => process::run(command, Some(&input), deadline, halt, &mut |b| {
-            checker.feed(b)
-        }),
+        None => process::run(
+            command,
+            Some(input),
+            deadline,
+            halt,
+            &mut |b| checker.feed(b),
+            read,
+        ),
     };
     let cases = c.boards.len();
     // A problem with the run as a whole, unless the output itself broke first.

@@ -25,7 +25,7 @@ const TICK: Duration = Duration::from_millis(50);
 /// assertion message is.
 const STDERR_TAIL: usize = 4096;
 /// Bytes asked per read of the solver's output.
-const READ_BYTES: usize = 1 << 20;
+pub const READ_BYTES: usize = 1 << 20;
 
 /// How a run ended.
 #[derive(Debug)]
@@ -54,13 +54,16 @@ pub struct Finished {
 
 /// Runs `sh -c command`, writing `input` (if any; otherwise standard input is empty) to its
 /// standard input and handing its standard output to `output` as it arrives. `output`
-/// returns `false` to reject the output, which ends the run at once.
+/// returns `false` to reject the output, which ends the run at once. `buf` is scratch space
+/// for reads, kept by the caller across runs so that short runs do not each pay for a fresh
+/// megabyte.
 pub fn run(
     command: &str,
     input: Option<&[u8]>,
     deadline: Instant,
     stop: &dyn Fn() -> bool,
     output: &mut dyn FnMut(&[u8]) -> bool,
+    buf: &mut Vec<u8>,
 ) -> Finished {
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
@@ -83,7 +86,10 @@ pub fn run(
         }
     };
     let mut stderr = Vec::new();
-    let ending = drive(&mut child, input, deadline, stop, output, &mut stderr);
+    if buf.len() < READ_BYTES {
+        buf.resize(READ_BYTES, 0);
+    }
+    let ending = drive(&mut child, input, deadline, stop, output, buf, &mut stderr);
     // Whatever happened, nothing of this run outlives it.
     kill_group(&child);
     let status = child.wait();
@@ -116,6 +122,7 @@ fn drive(
     deadline: Instant,
     stop: &dyn Fn() -> bool,
     output: &mut dyn FnMut(&[u8]) -> bool,
+    buf: &mut [u8],
     stderr_tail: &mut Vec<u8>,
 ) -> Option<Ending> {
     let mut stdin = child.stdin.take();
@@ -139,7 +146,6 @@ fn drive(
     }
     let exit = ExitWatch::new(child.id());
     let mut exited = false;
-    let mut buf = vec![0u8; READ_BYTES];
     loop {
         if stop() {
             return Some(Ending::Stopped);
@@ -153,7 +159,7 @@ fn drive(
         }
         if exited && stdout.is_none() {
             if let Some(e) = stderr.as_mut() {
-                read_tail(e, &mut buf, stderr_tail);
+                read_tail(e, buf, stderr_tail);
             }
             return None;
         }
@@ -208,7 +214,7 @@ fn drive(
         if ready(i_out)
             && let Some(pipe) = stdout.as_mut()
         {
-            match pipe.read(&mut buf) {
+            match pipe.read(buf) {
                 Ok(0) => stdout = None,
                 Ok(k) => {
                     if !output(&buf[..k]) {
@@ -225,7 +231,7 @@ fn drive(
         }
         if ready(i_err)
             && let Some(pipe) = stderr.as_mut()
-            && !read_tail(pipe, &mut buf, stderr_tail)
+            && !read_tail(pipe, buf, stderr_tail)
         {
             stderr = None;
         }
@@ -358,6 +364,7 @@ mod tests {
                 out.extend_from_slice(b);
                 true
             },
+            &mut Vec::new(),
         );
         (f, out)
     }
