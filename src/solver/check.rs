@@ -160,8 +160,7 @@ pub struct BrokenAt {
 
 /// Checks the output of one chunk as it arrives.
 pub struct Checker<'a> {
-    boards: &'a [Board],
-    statuses: &'a [Status],
+    cases: &'a [(Board, Status)],
     /// Position of the chunk's first case among the audited ones, from 0.
     first_case: u64,
     /// The exact answers `Case #1: ...` of the chunk.
@@ -181,18 +180,16 @@ pub struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    /// A checker for a chunk whose cases are `boards` labelled `statuses`, starting at position
-    /// `first_case` (from 0) of the audit, with `expected` the exact answer text.
+    /// A checker for a chunk of labelled boards, starting at position `first_case` (from 0) of
+    /// the audit, with `expected` the exact answer text.
     pub fn new(
-        boards: &'a [Board],
-        statuses: &'a [Status],
+        cases: &'a [(Board, Status)],
         first_case: u64,
         expected: &'a [u8],
         keep: usize,
     ) -> Checker<'a> {
         Checker {
-            boards,
-            statuses,
+            cases,
             first_case,
             expected,
             pos: 0,
@@ -303,7 +300,7 @@ impl<'a> Checker<'a> {
             return true;
         }
         let k = self.answered();
-        if k == self.statuses.len() {
+        if k == self.cases.len() {
             self.fail(Broken::TooMany, raw);
             return false;
         }
@@ -323,9 +320,8 @@ impl<'a> Checker<'a> {
             return false;
         }
         let answer = rest[digits + 1..].trim_ascii();
-        let expected = self.statuses[k];
+        let (board, expected) = self.cases[k];
         if answer != expected.answer().as_bytes() {
-            let board = self.boards[k];
             self.tally.add(Failure {
                 case: self.first_case + k as u64 + 1,
                 board,
@@ -400,21 +396,24 @@ mod tests {
         w.finish().unwrap()
     }
 
-    fn boards(n: usize) -> Vec<Board> {
-        (0..n)
-            .map(|i| Board {
-                x: i as u16,
-                o: 0,
-                t: 0,
-            })
+    fn cases(statuses: &[Status]) -> Vec<(Board, Status)> {
+        let board = |i: usize| Board {
+            x: i as u16,
+            o: 0,
+            t: 0,
+        };
+        statuses
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (board(i), s))
             .collect()
     }
 
     /// Feeds `out` in pieces of `step` bytes; returns the checker's verdicts.
     fn check(statuses: &[Status], out: &[u8], step: usize) -> (usize, Tally, Option<BrokenAt>) {
-        let b = boards(statuses.len());
+        let b = cases(statuses);
         let exp = expected(statuses);
-        let mut c = Checker::new(&b, statuses, 100, &exp, 10);
+        let mut c = Checker::new(&b, 100, &exp, 10);
         let mut ok = true;
         for piece in out.chunks(step) {
             ok = c.feed(piece);
@@ -482,8 +481,8 @@ mod tests {
         let exact = expected(&S);
         let cut = &exact[..exact.len() - 5];
         // After a crash the cut line does not count; after a normal end it is read (wrongly).
-        let b = boards(4);
-        let mut c = Checker::new(&b, &S, 0, &exact, 10);
+        let b = cases(&S);
+        let mut c = Checker::new(&b, 0, &exact, 10);
         assert!(c.feed(cut));
         assert!(c.finish(false));
         assert_eq!(c.answered(), 3);

@@ -220,8 +220,7 @@ struct Chunk {
     index: u64,
     /// Position of its first case among all, from 0.
     first_case: u64,
-    boards: Vec<Board>,
-    statuses: Vec<Status>,
+    cases: Vec<(Board, Status)>,
 }
 
 /// What a worker found in one chunk.
@@ -291,40 +290,38 @@ pub fn audit(
             let mut next = Chunk {
                 index: 0,
                 first_case: 0,
-                boards: Vec::with_capacity(chunk),
-                statuses: Vec::with_capacity(chunk),
+                cases: Vec::with_capacity(chunk),
             };
             let send = |c: &mut Chunk| -> bool {
-                let (boards, statuses) = match free_rx.try_recv() {
+                let cases = match free_rx.try_recv() {
                     Ok(mut old) => {
-                        old.boards.clear();
-                        old.statuses.clear();
-                        (old.boards, old.statuses)
+                        old.cases.clear();
+                        old.cases
                     }
-                    Err(_) => (Vec::with_capacity(chunk), Vec::with_capacity(chunk)),
+                    Err(_) => Vec::with_capacity(chunk),
                 };
                 let full = std::mem::replace(
                     c,
                     Chunk {
                         index: c.index + 1,
-                        first_case: c.first_case + c.boards.len() as u64,
-                        boards,
-                        statuses,
+                        first_case: c.first_case + c.cases.len() as u64,
+                        cases,
                     },
                 );
                 !halt() && chunk_tx.send(full).is_ok()
             };
-            source.blocks(&mut |block| {
-                for &(b, s) in block {
-                    next.boards.push(b);
-                    next.statuses.push(s);
-                    if next.boards.len() == chunk && !send(&mut next) {
+            source.blocks(&mut |mut block| {
+                while !block.is_empty() {
+                    let take = (chunk - next.cases.len()).min(block.len());
+                    next.cases.extend_from_slice(&block[..take]);
+                    block = &block[take..];
+                    if next.cases.len() == chunk && !send(&mut next) {
                         return false;
                     }
                 }
                 !halt()
             });
-            if !next.boards.is_empty() {
+            if !next.cases.is_empty() {
                 send(&mut next);
             }
             drop(chunk_tx);
@@ -424,7 +421,7 @@ pub fn audit(
 fn cancelled(c: &Chunk) -> Outcome {
     Outcome {
         index: c.index,
-        cases: c.boards.len() as u64,
+        cases: c.cases.len() as u64,
         answered: 0,
         tally: Tally::default(),
         problem: None,
@@ -437,6 +434,7 @@ fn cancelled(c: &Chunk) -> Outcome {
 #[derive(Default)]
 struct Scratch {
     input: Vec<u8>,
+    statuses: Vec<Status>,
     expected: Vec<u8>,
     read: Vec<u8>,
 }
@@ -453,21 +451,29 @@ fn run_chunk(
 ) -> Outcome {
     let Scratch {
         input,
+        statuses,
         expected,
         read,
     } = scratch;
+    // The cases are written into place, not appended one by one: this loop runs for every
+    // board of the audit.
     input.clear();
-    codejam::push_count(input, c.boards.len() as u64);
-    for &b in &c.boards {
-        codejam::push_case(input, b);
+    codejam::push_count(input, c.cases.len() as u64);
+    let width = codejam::case_text(Board::default()).len();
+    let head = input.len();
+    input.resize(head + c.cases.len() * width, 0);
+    for (text, &(b, _)) in input[head..].chunks_exact_mut(width).zip(&c.cases) {
+        text.copy_from_slice(&codejam::case_text(b));
     }
+    statuses.clear();
+    statuses.extend(c.cases.iter().map(|c| c.1));
     expected.clear();
     let mut writer = AnswerWriter::new(std::mem::take(expected));
     *expected = writer
-        .push_all(&c.statuses)
+        .push_all(statuses)
         .and_then(|()| writer.finish())
         .expect("writing to memory does not fail");
-    let mut checker = Checker::new(&c.boards, &c.statuses, c.first_case, expected, keep);
+    let mut checker = Checker::new(&c.cases, c.first_case, expected, keep);
     let deadline = Instant::now()
         .checked_add(opts.timeout)
         .unwrap_or_else(|| Instant::now() + Duration::from_secs(1 << 30));
@@ -498,7 +504,7 @@ fn run_chunk(
             read,
         ),
     };
-    let cases = c.boards.len();
+    let cases = c.cases.len();
     // A problem with the run as a whole, unless the output itself broke first.
     let verdict: Option<(&'static str, String)> = match &finished.ending {
         Ending::Stopped => return cancelled(c),
@@ -537,7 +543,7 @@ fn run_chunk(
     let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
     let answered = checker.answered() as u64;
     let at =
-        |k: usize| (k < cases).then(|| (c.first_case + k as u64 + 1, c.boards[k], c.statuses[k]));
+        |k: usize| (k < cases).then(|| (c.first_case + k as u64 + 1, c.cases[k].0, c.cases[k].1));
     let problem = if let Some(b) = checker.broken.clone() {
         let kind = match b.what {
             Broken::Garbage => "garbage",

@@ -66,13 +66,12 @@ pub fn render(r: &Report) -> String {
         );
         for k in &r.kinds {
             let m = &k.minimal;
-            let boards = if k.count == 1 { "board" } else { "boards" };
             let _ = writeln!(
                 s,
-                "  expected `{}`, received `{}` ({} {boards}): case {}, {} stones",
+                "  expected `{}`, received `{}` ({}): case {}, {} stones",
                 k.expected.answer(),
                 k.received,
-                grouped(k.count as u128),
+                count(k.count, "board", "boards"),
                 grouped(m.case as u128),
                 m.stones
             );
@@ -86,7 +85,7 @@ pub fn render(r: &Report) -> String {
             // How far the run got, unless the message says it already.
             let after = match p.kind {
                 "too-few" | "too-many" => String::new(),
-                _ => format!(", after {} answers", grouped(p.answered as u128)),
+                _ => format!(", after {}", count(p.answered, "answer", "answers")),
             };
             let _ = writeln!(
                 s,
@@ -135,10 +134,10 @@ pub fn render(r: &Report) -> String {
     } else {
         let mut why = Vec::new();
         if r.wrong > 0 {
-            why.push(format!("{} wrong answers", grouped(r.wrong as u128)));
+            why.push(count(r.wrong, "wrong answer", "wrong answers"));
         }
         if !r.problems.is_empty() {
-            why.push(format!("{} broken runs", r.problems.len()));
+            why.push(count(r.problems.len() as u64, "broken run", "broken runs"));
         }
         let stop = if r.stopped_early {
             " (stopped at --max-failures)"
@@ -148,6 +147,11 @@ pub fn render(r: &Report) -> String {
         let _ = writeln!(s, "FAILED: {}{stop}.", why.join(", "));
     }
     s
+}
+
+/// `n` and the noun that goes with it.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", grouped(n as u128), if n == 1 { one } else { many })
 }
 
 /// A received text as shown: quoted when it has surrounding spaces or is empty.
