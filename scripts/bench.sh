@@ -107,6 +107,28 @@ section_audit_solver() {
     record "audit --solver 'tomek solve' --chunk $chunk" "$audit_s" "$pipe_s"
 }
 
+# Generating ten million uniform cases with their answers, against solving the same input and
+# against validating it (format and reachability of every board). Both ratios should stay
+# under 2.
+section_generate() {
+    local prefix="$WORK/gen" cases="${GEN_CASES:-10000000}" solve_s gen_s val_s
+    echo "== generate: $cases uniform cases with answers; solve and validate the same input"
+    "$TOMEK" --quiet generate --cases "$cases" -o "$prefix"
+    cat "$prefix.in" "$prefix.out" >/dev/null # warm the page cache
+
+    gen_s="$(best_time "$TOMEK" --quiet generate --cases "$cases" -o "$prefix")"
+    solve_s="$(best_time "$TOMEK" solve "$prefix.in" -o "$WORK/gen.solved")"
+    val_s="$(best_time "$TOMEK" --quiet validate "$prefix.in")"
+
+    # The generator's answers must be the solver's, and the file valid.
+    cmp "$prefix.out" "$WORK/gen.solved"
+    "$TOMEK" --quiet validate "$prefix.in" | head -n 1
+
+    record "tomek solve -o FILE (uniform input)" "$solve_s" "$solve_s"
+    record "tomek generate --cases N -o PREFIX" "$gen_s" "$solve_s"
+    record "tomek validate FILE" "$val_s" "$solve_s"
+}
+
 main() {
     local sections=("$@")
     if [[ ${#sections[@]} -eq 0 ]]; then

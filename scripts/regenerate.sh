@@ -2,7 +2,7 @@
 # Rebuilds the files under generated/ with the release binary. Every file is a pure function of
 # the sources and of the arguments below, so running this again must leave `git status` clean.
 #
-# Usage: scripts/regenerate.sh [SET...]   (default: every set; sets: fourow)
+# Usage: scripts/regenerate.sh [SET...]   (default: every set; sets: fourow tomek)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -20,8 +20,37 @@ fourow() {
     "$tomek" --quiet fourow validate generated/fourow-mixed.in >/dev/null
 }
 
+# Tic-Tac-Toe-Tomek: the small and large datasets shaped like the 2013 inputs, the edge cases,
+# the smallest file that every catalogued wrong solver fails, and the state-space statistics.
+# Every input must pass the validator and its answers the checker; the killer file must kill
+# every mutant.
+tomek() {
+    "$tomek" --quiet generate --profile official --dataset small -o generated/small
+    "$tomek" --quiet generate --profile official --dataset large -o generated/large
+    "$tomek" --quiet generate --profile edge -o generated/edge
+    "$tomek" --quiet generate --profile killer -o generated/killer
+    "$tomek" --quiet stats --format json >generated/.stats.json.tmp
+    mv generated/.stats.json.tmp generated/stats.json
+    for name in sample small large edge killer; do
+        local dataset=()
+        case "$name" in
+            sample | small) dataset=(--dataset small) ;;
+            large) dataset=(--dataset large) ;;
+        esac
+        "$tomek" --quiet validate "${dataset[@]}" "generated/$name.in" >/dev/null
+        "$tomek" --quiet check "generated/$name.in" "generated/$name.out" "generated/$name.out" 2>/dev/null
+    done
+    local killed total
+    killed="$("$tomek" --quiet validate generated/killer.in | sed -n 's/^mutants killed: \([0-9]*\) of \([0-9]*\)$/\1 \2/p')"
+    read -r killed total <<<"$killed"
+    if [ "$killed" != "$total" ]; then
+        echo "regenerate.sh: generated/killer.in kills only $killed of $total mutants" >&2
+        exit 1
+    fi
+}
+
 # Each set is one function above; add new ones to this list.
-all_sets=(fourow)
+all_sets=(fourow tomek)
 
 sets=("$@")
 if [ ${#sets[@]} -eq 0 ]; then

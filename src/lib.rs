@@ -14,24 +14,32 @@
 //! - [`rank`]: the dense perfect index of a ply's boards;
 //! - [`reach`]: whether a board can arise in play, decided from the board alone;
 //! - [`space`]: every reachable Tomek board of every setup, labelled by play;
+//! - [`sample`]: test data drawn from the reachable boards by profile, seeded and streamed;
+//! - [`mutants`]: a catalogue of wrong evaluators that test data must catch;
 //! - [`stats`]: counts, games, values and orbits of the state space;
 //! - [`symmetry`]: the automorphism group of the lines, found by search;
+//! - [`validate`]: the judge's validator of inputs, with what a file covers;
+//! - [`check`]: the checker of a contestant's answers, in the testlib convention;
 //! - [`output`]: atomic files and table/JSON/CSV output;
 //! - [`progress`]: progress bars that stay quiet off a terminal.
 
 pub mod audit;
 pub mod board;
+pub mod check;
 pub mod codejam;
 pub mod engine;
 pub mod enumerate;
 pub mod eval;
 pub mod fourow;
+pub mod mutants;
 pub mod output;
 pub mod progress;
 pub mod rank;
 pub mod reach;
 pub mod rules;
+pub mod sample;
 pub mod solver;
 pub mod space;
 pub mod stats;
 pub mod symmetry;
+pub mod validate;

@@ -2,10 +2,13 @@
 //! the library; none holds logic of its own beyond reading inputs and printing results.
 
 mod audit;
+mod check;
 mod enumerate;
 mod fourow;
+mod generate;
 mod solve;
 mod stats;
+mod validate;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -35,6 +38,14 @@ pub enum Command {
     Enumerate(enumerate::Args),
     /// Check every evaluator against the labels of play on every reachable board.
     Audit(audit::Args),
+    /// Write a Code Jam input and its answers, drawn by profile (seeded, any size).
+    Generate(generate::Args),
+    /// Check a Code Jam input as a judge would (format, bounds, reachability) and say what it
+    /// covers. Exit 0 valid, 1 invalid, 2 usage error.
+    Validate(validate::Args),
+    /// Judge an output against the answers (testlib exit codes: 0 accepted, 1 wrong answer,
+    /// 2 presentation error, 3 checker failure).
+    Check(check::Args),
     /// Four in a row (SPOJ FOUROW): judge, generator, validator, position counts.
     Fourow(fourow::Args),
 }
@@ -46,6 +57,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Stats(a) => stats::run(a),
         Command::Enumerate(a) => enumerate::run(a),
         Command::Audit(a) => audit::run(a),
+        Command::Generate(a) => generate::run(a),
+        Command::Validate(a) => validate::run(a),
+        Command::Check(a) => check::run(a),
         Command::Fourow(a) => fourow::run(a),
     }
 }

@@ -1,0 +1,116 @@
+//! `tomek generate`: a Code Jam input and its answers, drawn by profile.
+
+use super::SetupFilter;
+use anyhow::Context;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use tomek::output::AtomicFile;
+use tomek::rules::Geometry;
+use tomek::sample::{DEFAULT_SEED, Generator, Profile, Spec};
+use tomek::space::Space;
+use tomek::validate::Dataset;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// What the cases look like. `edge`, `killer` and `exhaustive` have a natural size and
+    /// ignore --cases and --dataset's count.
+    #[arg(long, value_enum, default_value_t = Profile::Uniform)]
+    pub profile: Profile,
+    /// Number of cases (any number from 1 up; streamed in flat memory).
+    #[arg(long, short = 'n')]
+    pub cases: Option<u64>,
+    /// A Code Jam dataset: `small` is 10 cases, `large` 1000 (the validator's bounds).
+    #[arg(long, value_enum)]
+    pub dataset: Option<Dataset>,
+    /// Seed of the random streams: the same arguments give the same bytes everywhere.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub setup: SetupFilter,
+    /// Write PREFIX.in and PREFIX.out (the answers), each replaced only when complete.
+    /// Without it the input goes to standard output and no answers are written.
+    #[arg(long, short, value_name = "PREFIX")]
+    pub output: Option<PathBuf>,
+}
+
+/// `PREFIX` + `ext`, keeping any dots already in the prefix.
+fn with_ext(prefix: &Path, ext: &str) -> PathBuf {
+    let mut s = prefix.as_os_str().to_owned();
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let geometry = Geometry::tomek();
+    let setups = args.setup.setups(geometry)?;
+    let cases = match (args.cases, args.dataset) {
+        (Some(n), Some(d)) if !d.bounds().contains(&n) => anyhow::bail!(
+            "--cases {n} is outside the {} dataset's bounds ({}..={})",
+            d.name(),
+            d.bounds().start(),
+            d.bounds().end()
+        ),
+        (Some(0), None) => anyhow::bail!("--cases must be at least 1"),
+        (Some(n), _) => n,
+        (None, Some(d)) => *d.bounds().end(),
+        (None, None) => 10,
+    };
+    let spec = Spec {
+        profile: args.profile,
+        cases,
+        seed: args.seed,
+        setups: setups.clone(),
+    };
+    let space = spec
+        .profile
+        .needs_space()
+        .then(|| Space::explore_setups(Arc::new(geometry.clone()), &setups));
+    let generator = Generator::new(space.as_ref(), &spec)?;
+    if let Some(d) = args.dataset
+        && !d.bounds().contains(&generator.cases())
+    {
+        anyhow::bail!(
+            "the {} profile has {} cases, outside the {} dataset's bounds",
+            spec.profile.name(),
+            generator.cases(),
+            d.name()
+        );
+    }
+    let pb = tomek::progress::bar(generator.cases(), "cases");
+    let tick = |n| pb.inc(n);
+    match &args.output {
+        None => {
+            let mut out = io::stdout();
+            match generator.write(&mut out, None, tick) {
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+                other => {
+                    other.context("cannot write to standard output")?;
+                }
+            }
+        }
+        Some(prefix) => {
+            let (inp, ans) = (with_ext(prefix, ".in"), with_ext(prefix, ".out"));
+            let mut fi = AtomicFile::create(&inp)
+                .with_context(|| format!("cannot create {}", inp.display()))?;
+            let mut fa = AtomicFile::create(&ans)
+                .with_context(|| format!("cannot create {}", ans.display()))?;
+            generator
+                .write(&mut fi, Some(&mut fa), tick)
+                .with_context(|| format!("cannot write {}", inp.display()))?;
+            // Both files are synced to disk at once: on big files the syncs are most of the
+            // time left after generating.
+            let (ci, ca) = std::thread::scope(|s| {
+                let ci = s.spawn(|| fi.commit());
+                let ca = fa.commit();
+                (ci.join(), ca)
+            });
+            ci.expect("committing does not panic")
+                .with_context(|| format!("cannot write {}", inp.display()))?;
+            ca.with_context(|| format!("cannot write {}", ans.display()))?;
+        }
+    }
+    pb.finish_and_clear();
+    Ok(ExitCode::SUCCESS)
+}
