@@ -533,3 +533,36 @@ fn usage_errors_exit_2() {
         assert!(!out.stderr.is_empty());
     }
 }
+
+#[test]
+fn profiles_feed_the_audit() {
+    let solve = format!("{TOMEK} solve");
+    let (code, r) = audit(&[
+        "--solver",
+        &solve,
+        "--profile",
+        "official",
+        "--cases",
+        "30000",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["checked"], 30000);
+    // The killer set is made to catch wrong evaluators: it catches each wrong-answer fixture.
+    for bug in ["t_ignored", "no_diagonals", "draw_first", "zero_won"] {
+        let (code, r) = audit(&[
+            "--solver",
+            &fixture(&format!("{bug}.py")),
+            "--profile",
+            "killer",
+        ]);
+        assert_eq!(code, 1, "{bug}: {r:#}");
+        assert!(r["wrong"].as_u64().unwrap() > 0, "{bug}");
+        assert_eq!(r["unchecked"], 0, "{bug}");
+        for f in r["failures"].as_array().unwrap() {
+            let b = Board::from_symbols(f["board"].as_str().unwrap().as_bytes()).unwrap();
+            assert_eq!(f["received"], model(bug, b), "{bug}");
+        }
+    }
+}

@@ -16,7 +16,8 @@ use tomek::enumerate::Selection;
 use tomek::eval::{Evaluator, EvaluatorKind};
 use tomek::output::{AtomicFile, Format, Table, grouped};
 use tomek::rules::Geometry;
-use tomek::solver::{self, Enumerated, Options, process::interrupt};
+use tomek::sample::{DEFAULT_SEED, Generator, Profile, Spec};
+use tomek::solver::{self, CaseSource, Cases, Enumerated, Options, process::interrupt};
 use tomek::space::Space;
 
 #[derive(clap::Args, Debug)]
@@ -43,6 +44,16 @@ pub struct Args {
     /// Plies (stones on the board) to audit: `N`, `A-B`, comma-separated; all by default.
     #[arg(long, value_delimiter = ',', value_parser = parse_plies, requires = "solver", help_heading = "Solver")]
     pub ply: Vec<Vec<u32>>,
+    /// Audit on boards drawn by a test-data profile (as `tomek generate` draws them) instead of
+    /// every reachable board of the selected setups.
+    #[arg(long, value_enum, requires = "solver", conflicts_with_all = ["status", "ply"], help_heading = "Solver")]
+    pub profile: Option<Profile>,
+    /// Boards drawn by --profile (`edge`, `killer` and `exhaustive` have their own number).
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..), requires = "profile", help_heading = "Solver")]
+    pub cases: u64,
+    /// Seed of --profile's draws: the same seed gives the same boards everywhere.
+    #[arg(long, default_value_t = DEFAULT_SEED, requires = "profile", help_heading = "Solver")]
+    pub seed: u64,
     /// Cases per run of the solver (1,000 is the Code Jam large-input limit).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000_000), requires = "solver", help_heading = "Solver")]
     pub chunk: u64,
@@ -109,8 +120,27 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
     };
     // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
     interrupt::install();
-    let space = Space::explore_setups(geometry, &setups);
-    let source = Box::new(Enumerated { space, selection });
+    let needs_space = args.profile.is_none_or(|p| p.needs_space());
+    let space = needs_space.then(|| Space::explore_setups(geometry, &setups));
+    let source: Box<dyn CaseSource> = match args.profile {
+        None => Box::new(Enumerated {
+            space: space.as_ref().expect("explored above"),
+            selection,
+        }),
+        Some(profile) => {
+            let spec = Spec {
+                profile,
+                cases: args.cases,
+                seed: args.seed,
+                setups,
+            };
+            let generator = Generator::new(space.as_ref(), &spec)?;
+            Box::new(Cases {
+                len: generator.cases(),
+                cases: generator.into_cases(),
+            })
+        }
+    };
     let report =
         solver::audit(source, &opts, &interrupt::requested).context("cannot run the audit")?;
     if report.interrupted {

@@ -32,7 +32,7 @@ pub type BlockSink<'a> = dyn FnMut(&[(Board, Status)]) -> bool + 'a;
 
 /// Where the audited boards come from: labelled boards handed over in consecutive blocks, in
 /// case order.
-pub trait CaseSource: Send {
+pub trait CaseSource {
     /// How many boards the source holds.
     fn len(&self) -> u64;
 
@@ -46,19 +46,19 @@ pub trait CaseSource: Send {
 }
 
 /// The reachable boards of a selection, in the order of [`enumerate::stream`].
-pub struct Enumerated {
-    pub space: Space,
+pub struct Enumerated<'a> {
+    pub space: &'a Space,
     pub selection: Selection,
 }
 
-impl CaseSource for Enumerated {
+impl CaseSource for Enumerated<'_> {
     fn len(&self) -> u64 {
-        self.selection.count(&self.space)
+        self.selection.count(self.space)
     }
 
     fn blocks(self: Box<Self>, sink: &mut BlockSink) {
         let _ = enumerate::stream(
-            &self.space,
+            self.space,
             &self.selection,
             |block, _| block.to_vec(),
             |block, _| if sink(&block) { Ok(()) } else { Err(()) },
@@ -73,7 +73,7 @@ pub struct Cases<I> {
     pub cases: I,
 }
 
-impl<I: Iterator<Item = (Board, Status)> + Send> CaseSource for Cases<I> {
+impl<I: Iterator<Item = (Board, Status)>> CaseSource for Cases<I> {
     fn len(&self) -> u64 {
         self.len
     }
@@ -240,8 +240,8 @@ const TICK: Duration = Duration::from_millis(50);
 /// Runs the solver on every board of `source` and compares its answers with the labels.
 /// `cancel` is polled throughout; once it says so, every solver is killed and the report
 /// comes back marked as interrupted.
-pub fn audit(
-    source: Box<dyn CaseSource>,
+pub fn audit<'a>(
+    source: Box<dyn CaseSource + 'a>,
     opts: &Options,
     cancel: &(dyn Fn() -> bool + Sync),
 ) -> io::Result<Report> {
@@ -284,49 +284,6 @@ pub fn audit(
     let mut tally = Tally::new(keep);
 
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            // Moved in: a receiver stays on one thread.
-            let free_rx = free_rx;
-            let mut next = Chunk {
-                index: 0,
-                first_case: 0,
-                cases: Vec::with_capacity(chunk),
-            };
-            let send = |c: &mut Chunk| -> bool {
-                let cases = match free_rx.try_recv() {
-                    Ok(mut old) => {
-                        old.cases.clear();
-                        old.cases
-                    }
-                    Err(_) => Vec::with_capacity(chunk),
-                };
-                let full = std::mem::replace(
-                    c,
-                    Chunk {
-                        index: c.index + 1,
-                        first_case: c.first_case + c.cases.len() as u64,
-                        cases,
-                    },
-                );
-                !halt() && chunk_tx.send(full).is_ok()
-            };
-            source.blocks(&mut |mut block| {
-                while !block.is_empty() {
-                    let take = (chunk - next.cases.len()).min(block.len());
-                    next.cases.extend_from_slice(&block[..take]);
-                    block = &block[take..];
-                    if next.cases.len() == chunk && !send(&mut next) {
-                        return false;
-                    }
-                }
-                !halt()
-            });
-            if !next.cases.is_empty() {
-                send(&mut next);
-            }
-            drop(chunk_tx);
-        });
-
         for worker in 0..jobs {
             let out_tx = out_tx.clone();
             let free_tx = free_tx.clone();
@@ -365,47 +322,93 @@ pub fn audit(
         drop(out_tx);
         drop(free_tx);
 
-        // Commit outcomes in chunk order.
-        let mut pending: BTreeMap<u64, Outcome> = BTreeMap::new();
-        let mut next = 0u64;
-        let mut listed = 0usize;
-        loop {
-            if cancel() && !report.interrupted {
-                report.interrupted = true;
-                stop.store(true, Ordering::Relaxed);
-            }
-            match out_rx.recv_timeout(TICK) {
-                Ok(o) => {
-                    pb.inc(o.cases);
-                    let seen = failures_seen.load(Ordering::Relaxed);
-                    if seen > 0 {
-                        pb.set_message(format!("boards, {seen} failed"));
-                    }
-                    pending.insert(o.index, o);
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            while let Some(o) = pending.remove(&next) {
-                next += 1;
-                if o.cancelled || report.stopped_early {
-                    continue;
-                }
-                report.runs += 1;
-                report.checked += o.answered;
-                let room = keep.saturating_sub(listed);
-                listed += (o.tally.wrong as usize).min(room);
-                tally.merge(o.tally);
-                if let Some(p) = o.problem {
-                    report.problems.push(p);
-                    listed += 1;
-                }
-                if listed >= keep {
-                    report.stopped_early = true;
+        // Outcomes are committed in chunk order, on a thread of their own: the calling thread
+        // produces the chunks, since a source need not be movable to another thread.
+        let (report, tally, stop, pb) = (&mut report, &mut tally, &stop, &pb);
+        let failures_seen = &failures_seen;
+        scope.spawn(move || {
+            let out_rx = out_rx;
+            let mut pending: BTreeMap<u64, Outcome> = BTreeMap::new();
+            let mut next = 0u64;
+            let mut listed = 0usize;
+            loop {
+                if cancel() && !report.interrupted {
+                    report.interrupted = true;
                     stop.store(true, Ordering::Relaxed);
                 }
+                match out_rx.recv_timeout(TICK) {
+                    Ok(o) => {
+                        pb.inc(o.cases);
+                        let seen = failures_seen.load(Ordering::Relaxed);
+                        if seen > 0 {
+                            pb.set_message(format!("boards, {seen} failed"));
+                        }
+                        pending.insert(o.index, o);
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+                while let Some(o) = pending.remove(&next) {
+                    next += 1;
+                    if o.cancelled || report.stopped_early {
+                        continue;
+                    }
+                    report.runs += 1;
+                    report.checked += o.answered;
+                    let room = keep.saturating_sub(listed);
+                    listed += (o.tally.wrong as usize).min(room);
+                    tally.merge(o.tally);
+                    if let Some(p) = o.problem {
+                        report.problems.push(p);
+                        listed += 1;
+                    }
+                    if listed >= keep {
+                        report.stopped_early = true;
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
             }
+        });
+
+        let free_rx = free_rx;
+        let mut next = Chunk {
+            index: 0,
+            first_case: 0,
+            cases: Vec::with_capacity(chunk),
+        };
+        let send = |c: &mut Chunk| -> bool {
+            let cases = match free_rx.try_recv() {
+                Ok(mut old) => {
+                    old.cases.clear();
+                    old.cases
+                }
+                Err(_) => Vec::with_capacity(chunk),
+            };
+            let full = std::mem::replace(
+                c,
+                Chunk {
+                    index: c.index + 1,
+                    first_case: c.first_case + c.cases.len() as u64,
+                    cases,
+                },
+            );
+            !halt() && chunk_tx.send(full).is_ok()
+        };
+        source.blocks(&mut |mut block| {
+            while !block.is_empty() {
+                let take = (chunk - next.cases.len()).min(block.len());
+                next.cases.extend_from_slice(&block[..take]);
+                block = &block[take..];
+                if next.cases.len() == chunk && !send(&mut next) {
+                    return false;
+                }
+            }
+            !halt()
+        });
+        if !next.cases.is_empty() {
+            send(&mut next);
         }
+        drop(chunk_tx);
     });
     pb.finish_and_clear();
     report.wrong = tally.wrong;
