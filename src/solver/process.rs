@@ -157,6 +157,24 @@ fn drive(
         if !exited && stdout.is_none() {
             exited = exit.exited_now();
         }
+        if exited && let Some(pipe) = stdout.as_mut() {
+            // The solver has exited, so everything it wrote is in the pipe; whatever still
+            // holds the pipe open is a stray it left running (killed with its group). Read
+            // what is there and stop, rather than wait for an end that may never come.
+            loop {
+                match pipe.read(buf) {
+                    Ok(0) => break,
+                    Ok(k) => {
+                        if !output(&buf[..k]) {
+                            return Some(Ending::Rejected);
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            stdout = None;
+        }
         if exited && stdout.is_none() {
             if let Some(e) = stderr.as_mut() {
                 read_tail(e, buf, stderr_tail);
@@ -386,6 +404,15 @@ mod tests {
         assert_eq!(f.stderr, b"oops\n");
         let (f, _) = quick("kill -SEGV $$", b"", 10.0);
         assert!(matches!(f.ending, Ending::Signalled(11)), "{:?}", f.ending);
+    }
+
+    #[test]
+    fn a_stray_holding_the_output_does_not_hold_the_run() {
+        let start = Instant::now();
+        let (f, out) = quick("sleep 30 & echo done", b"", 20.0);
+        assert!(matches!(f.ending, Ending::Exited(0)), "{:?}", f.ending);
+        assert_eq!(out, b"done\n");
+        assert!(start.elapsed() < Duration::from_secs(5));
     }
 
     #[test]
