@@ -131,6 +131,28 @@ section_stats() {
     fi
 }
 
+# The audit of an external solver against the plain pipeline it replaces: `tomek solve` run by
+# `tomek audit --solver` over every reachable board of every setup, beside `tomek enumerate |
+# tomek solve > /dev/null` on the same boards. Both explore the state space and move the same
+# input through a pipe to the same solver; the audit also reads, checks and counts every
+# answer. It runs the solver on chunks of $AUDIT_CHUNK cases (default 1,000,000: at the Code Jam
+# limit of 1,000 a run per chunk would be 61,090 process starts, about a minute of spawning
+# alone), with one solver per core.
+section_audit_solver() {
+    local chunk="${AUDIT_CHUNK:-1000000}" report="$WORK/audit.txt" pipe_s audit_s
+    echo "== audit --solver: every reachable board, chunks of $chunk"
+    pipe_s="$(best_time sh -c "'$TOMEK' enumerate --quiet | '$TOMEK' solve > /dev/null")"
+    audit_s="$(best_time sh -c "'$TOMEK' audit --quiet --solver '$TOMEK solve' --chunk $chunk > '$report'")"
+    # The audit must have passed, on every board.
+    if ! grep -q "answered all 61,089,795 boards right" "$report"; then
+        echo "bench: the audit of tomek solve did not pass:" >&2
+        cat "$report" >&2
+        exit 1
+    fi
+    record "enumerate | solve > /dev/null" "$pipe_s" "$pipe_s"
+    record "audit --solver 'tomek solve' --chunk $chunk" "$audit_s" "$pipe_s"
+}
+
 # Generating ten million uniform cases with their answers, against solving the same input and
 # against validating it (format and reachability of every board). Both ratios should stay
 # under 2.

@@ -7,6 +7,7 @@
 //! - [`eval`]: four independent evaluators of a board's status;
 //! - [`codejam`]: the Code Jam input and answer formats, read and written as streams;
 //! - [`fourow`]: Four in a row: a bitboard position, the judge, input files and a generator;
+//! - [`solver`]: external solver programs run on labelled boards and held to the labels;
 //! - [`rules`]: lines, winning and moving, for any small geometry;
 //! - [`enumerate`]: the reachable boards streamed in a fixed order, and their record formats;
 //! - [`engine`]: the layered enumeration engine shared by both games;
@@ -37,6 +38,7 @@ pub mod rank;
 pub mod reach;
 pub mod rules;
 pub mod sample;
+pub mod solver;
 pub mod space;
 pub mod stats;
 pub mod symmetry;

@@ -1,26 +1,202 @@
-use super::SetupFilter;
+//! `tomek audit`: the evaluators, or an external solver program (`--solver`), held to the labels
+//! of play.
+
+use super::enumerate::{parse_plies, with_ext};
+use super::{SetupFilter, parse_status};
+use anyhow::Context;
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 use tomek::audit;
+use tomek::board::{Board, Status};
+use tomek::codejam;
+use tomek::enumerate::Selection;
 use tomek::eval::{Evaluator, EvaluatorKind};
-use tomek::output::{Format, Table, grouped};
+use tomek::output::{AtomicFile, Format, Table, grouped};
 use tomek::rules::Geometry;
+use tomek::sample::{DEFAULT_SEED, Generator, Profile, Spec};
+use tomek::solver::{self, CaseSource, Cases, Enumerated, Options, process::interrupt};
+use tomek::space::Space;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     pub setup: SetupFilter,
     /// Evaluators to check (comma-separated); all four by default.
-    #[arg(long, value_enum, value_delimiter = ',')]
+    #[arg(long, value_enum, value_delimiter = ',', conflicts_with = "solver")]
     pub evaluator: Vec<EvaluatorKind>,
     /// How many mismatches to show per evaluator.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, conflicts_with = "solver")]
     pub show: usize,
-    /// Output format.
+    /// Output format (`csv` only for the evaluators).
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Audit this solver program instead of the evaluators: a shell command (run by `sh -c`)
+    /// that reads a Code Jam input on standard input, or from the file named by `{}` when the
+    /// command holds `{}`, and prints `Case #x: answer` lines.
+    #[arg(long, value_name = "CMD", help_heading = "Solver")]
+    pub solver: Option<String>,
+    /// Statuses to audit: x, o, draw, open (comma-separated; all by default).
+    #[arg(long, value_delimiter = ',', value_parser = parse_status, requires = "solver", help_heading = "Solver")]
+    pub status: Vec<Status>,
+    /// Plies (stones on the board) to audit: `N`, `A-B`, comma-separated; all by default.
+    #[arg(long, value_delimiter = ',', value_parser = parse_plies, requires = "solver", help_heading = "Solver")]
+    pub ply: Vec<Vec<u32>>,
+    /// Audit on boards drawn by a test-data profile (as `tomek generate` draws them) instead of
+    /// every reachable board of the selected setups.
+    #[arg(long, value_enum, requires = "solver", conflicts_with_all = ["status", "ply"], help_heading = "Solver")]
+    pub profile: Option<Profile>,
+    /// Boards drawn by --profile (`edge`, `killer` and `exhaustive` have their own number).
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..), requires = "profile", help_heading = "Solver")]
+    pub cases: u64,
+    /// Seed of --profile's draws: the same seed gives the same boards everywhere.
+    #[arg(long, default_value_t = DEFAULT_SEED, requires = "profile", help_heading = "Solver")]
+    pub seed: u64,
+    /// Cases per run of the solver (1,000 is the Code Jam large-input limit).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000_000), requires = "solver", help_heading = "Solver")]
+    pub chunk: u64,
+    /// Solver processes at once [default: the number of cores].
+    #[arg(long, short, value_parser = clap::value_parser!(u64).range(1..=1024), requires = "solver", help_heading = "Solver")]
+    pub jobs: Option<u64>,
+    /// Seconds a run may take before it is killed.
+    #[arg(long, default_value = "60", value_name = "SECONDS", value_parser = parse_seconds, requires = "solver", help_heading = "Solver")]
+    pub timeout: Duration,
+    /// Stop once this many failures (wrong answers and broken runs) are found.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000), requires = "solver", help_heading = "Solver")]
+    pub max_failures: u64,
+    /// Write the failing boards as a Code Jam input `PREFIX.in` with its answers `PREFIX.out`:
+    /// the smallest board of each kind of failure first.
+    #[arg(
+        long,
+        value_name = "PREFIX",
+        requires = "solver",
+        help_heading = "Solver"
+    )]
+    pub save_failures: Option<PathBuf>,
+}
+
+/// A positive number of seconds.
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !(v > 0.0 && v <= 1e9) {
+        return Err(format!("{s} seconds: give a positive number, at most 1e9"));
+    }
+    Ok(Duration::from_secs_f64(v))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.solver.clone() {
+        Some(command) => run_solver(args, command),
+        None => run_evaluators(args),
+    }
+}
+
+fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
+    if args.format == Format::Csv {
+        anyhow::bail!("--format csv is not available with --solver: use table or json");
+    }
+    if command.trim().is_empty() {
+        anyhow::bail!("--solver: the command is empty");
+    }
+    let geometry = Arc::new(Geometry::tomek().clone());
+    let setups = args.setup.setups(&geometry)?;
+    let plies: Vec<u32> = args.ply.iter().flatten().copied().collect();
+    let selection = Selection::setups(setups.clone())
+        .with_statuses(&args.status)
+        .with_plies(&plies);
+    let opts = Options {
+        command,
+        chunk: args.chunk as usize,
+        jobs: args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |j| j as usize,
+        ),
+        timeout: args.timeout,
+        max_failures: args.max_failures as usize,
+    };
+    // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
+    interrupt::install();
+    let needs_space = args.profile.is_none_or(|p| p.needs_space());
+    let space = needs_space.then(|| Space::explore_setups(geometry, &setups));
+    let source: Box<dyn CaseSource> = match args.profile {
+        None => Box::new(Enumerated {
+            space: space.as_ref().expect("explored above"),
+            selection,
+        }),
+        Some(profile) => {
+            let spec = Spec {
+                profile,
+                cases: args.cases,
+                seed: args.seed,
+                setups,
+            };
+            let generator = Generator::new(space.as_ref(), &spec)?;
+            Box::new(Cases {
+                len: generator.cases(),
+                cases: generator.into_cases(),
+            })
+        }
+    };
+    let report =
+        solver::audit(source, &opts, &interrupt::requested).context("cannot run the audit")?;
+    if report.interrupted {
+        eprintln!("tomek: interrupted; every solver process was stopped");
+        return Ok(ExitCode::from(130));
+    }
+    let mut saved = None;
+    if let Some(prefix) = &args.save_failures {
+        let cases = report.failing_cases();
+        if !cases.is_empty() {
+            save_cases(prefix, &cases)?;
+            saved = Some((
+                cases.len(),
+                with_ext(prefix, ".in"),
+                with_ext(prefix, ".out"),
+            ));
+        }
+    }
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
+        _ => {
+            print!("{}", solver::report::render(&report));
+            if let Some((n, i, o)) = &saved {
+                println!("Saved {n} boards to {} and {}.", i.display(), o.display());
+            }
+        }
+    }
+    Ok(if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Writes `PREFIX.in` and `PREFIX.out`, each replaced only when complete.
+fn save_cases(prefix: &std::path::Path, cases: &[(Board, Status)]) -> anyhow::Result<()> {
+    let (inp, ans) = (with_ext(prefix, ".in"), with_ext(prefix, ".out"));
+    let boards: Vec<Board> = cases.iter().map(|c| c.0).collect();
+    let mut answers = Vec::new();
+    for (i, &(_, s)) in cases.iter().enumerate() {
+        codejam::push_answer(&mut answers, i as u64 + 1, s);
+    }
+    let mut fi =
+        AtomicFile::create(&inp).with_context(|| format!("cannot create {}", inp.display()))?;
+    let mut fa =
+        AtomicFile::create(&ans).with_context(|| format!("cannot create {}", ans.display()))?;
+    codejam::write_input(&mut fi, &boards)
+        .and_then(|()| fi.commit())
+        .with_context(|| format!("cannot write {}", inp.display()))?;
+    fa.write_all(&answers)
+        .and_then(|()| fa.commit())
+        .with_context(|| format!("cannot write {}", ans.display()))?;
+    Ok(())
+}
+
+fn run_evaluators(args: Args) -> anyhow::Result<ExitCode> {
     let setups = args.setup.setups(Geometry::tomek())?;
     let kinds = if args.evaluator.is_empty() {
         EvaluatorKind::ALL.to_vec()

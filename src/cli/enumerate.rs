@@ -32,7 +32,7 @@ pub struct Args {
 }
 
 /// Parses `N` or `A-B` into the plies it names.
-fn parse_plies(s: &str) -> Result<Vec<u32>, String> {
+pub(super) fn parse_plies(s: &str) -> Result<Vec<u32>, String> {
     let num = |v: &str| -> Result<u32, String> {
         let n: u32 = v
             .trim()
@@ -56,7 +56,7 @@ fn parse_plies(s: &str) -> Result<Vec<u32>, String> {
 }
 
 /// `PREFIX` + `ext`, keeping any dots already in the prefix.
-fn with_ext(prefix: &Path, ext: &str) -> PathBuf {
+pub(super) fn with_ext(prefix: &Path, ext: &str) -> PathBuf {
     let mut s = prefix.as_os_str().to_owned();
     s.push(ext);
     PathBuf::from(s)
