@@ -545,49 +545,37 @@ fn run_chunk(
     };
     let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
     let answered = checker.answered() as u64;
-    let at =
-        |k: usize| (k < cases).then(|| (c.first_case + k as u64 + 1, c.cases[k].0, c.cases[k].1));
-    let problem = if let Some(b) = checker.broken.clone() {
-        let kind = match b.what {
-            Broken::Garbage => "garbage",
-            Broken::Misnumbered(_) => "misnumbered",
-            Broken::TooMany => "too-many",
-            Broken::LongLine => "long-line",
-        };
-        let case = at(b.answered);
-        Some(Problem {
+    // What went wrong, the output line at fault and its text, and the case the run was at.
+    let found = match checker.broken.clone() {
+        Some(b) => {
+            let kind = match b.what {
+                Broken::Garbage => "garbage",
+                Broken::Misnumbered(_) => "misnumbered",
+                Broken::TooMany => "too-many",
+                Broken::LongLine => "long-line",
+            };
+            let what = format!("line {}: {}", b.line, b.what);
+            Some((kind, what, Some(b.line), Some(b.text), b.answered))
+        }
+        None => verdict.map(|(kind, what)| (kind, what, None, None, answered as usize)),
+    };
+    let problem = found.map(|(kind, what, line, text, at)| {
+        let case = c.cases.get(at);
+        Problem {
             chunk: c.index + 1,
             first_case: c.first_case + 1,
             last_case: c.first_case + cases as u64,
             kind,
-            what: format!("line {}: {}", b.line, b.what),
+            what,
             answered,
-            line: Some(b.line),
-            text: Some(b.text),
-            case: case.map(|x| x.0),
-            board: case.map(|x| x.1),
-            expected: case.map(|x| x.2),
+            line,
+            text,
+            case: case.map(|_| c.first_case + at as u64 + 1),
+            board: case.map(|x| x.0),
+            expected: case.map(|x| x.1),
             stderr,
-        })
-    } else {
-        verdict.map(|(kind, what)| {
-            let case = at(answered as usize);
-            Problem {
-                chunk: c.index + 1,
-                first_case: c.first_case + 1,
-                last_case: c.first_case + cases as u64,
-                kind,
-                what,
-                answered,
-                line: None,
-                text: None,
-                case: case.map(|x| x.0),
-                board: case.map(|x| x.1),
-                expected: case.map(|x| x.2),
-                stderr,
-            }
-        })
-    };
+        }
+    });
     Outcome {
         index: c.index,
         cases: cases as u64,
