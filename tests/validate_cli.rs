@@ -190,3 +190,29 @@ fn summary_reports_coverage_as_json() {
     assert_eq!(v["mutants_total"], 17);
     assert_eq!(v["mutants"].as_array().unwrap().len(), 17);
 }
+
+/// A reader that stops early (`tomek validate F | head -n 1`) ends a report command with
+/// success and no panic, as it does for `solve`.
+#[test]
+fn reports_end_quietly_when_the_reader_goes_away() {
+    use std::process::{Command as Std, Stdio};
+    let root = env!("CARGO_MANIFEST_DIR");
+    for args in [
+        vec!["validate", "generated/large.in", "--mutants"],
+        vec!["stats", "--setup", "none", "--only", "counts", "--by-ply"],
+    ] {
+        let mut child = Std::new(env!("CARGO_BIN_EXE_tomek"))
+            .args(&args)
+            .current_dir(root)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Closed before the command has computed anything to print.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+    }
+}

@@ -160,11 +160,11 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
         }
     }
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&report)?),
         _ => {
-            print!("{}", solver::report::render(&report));
+            out!("{}", solver::report::render(&report));
             if let Some((n, i, o)) = &saved {
-                println!("Saved {n} boards to {} and {}.", i.display(), o.display());
+                outln!("Saved {n} boards to {} and {}.", i.display(), o.display());
             }
         }
     }
@@ -214,19 +214,19 @@ fn run_evaluators(args: Args) -> anyhow::Result<ExitCode> {
         ]);
     }
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
-        Format::Csv => print!("{}", table.csv()),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&report)?),
+        Format::Csv => out!("{}", table.csv()),
         Format::Table => {
             for row in &mut table.rows {
                 for cell in row.iter_mut().skip(1) {
                     *cell = grouped(cell.parse()?);
                 }
             }
-            print!("{}", table.render());
+            out!("{}", table.render());
             for a in report.iter().filter(|a| a.mismatches > 0) {
-                println!("\nFirst mismatches of {}:", a.evaluator);
+                outln!("\nFirst mismatches of {}:", a.evaluator);
                 for m in &a.first {
-                    println!(
+                    outln!(
                         "expected {:?}, got {:?}\n{}",
                         m.expected.answer(),
                         m.got.answer(),
@@ -238,7 +238,7 @@ fn run_evaluators(args: Args) -> anyhow::Result<ExitCode> {
     }
     let failed = report.iter().any(|a| a.mismatches > 0);
     if args.format == Format::Table && !failed {
-        println!("\nEvery evaluator agrees with play on every reachable board.");
+        outln!("\nEvery evaluator agrees with play on every reachable board.");
     }
     Ok(if failed {
         ExitCode::from(1)

@@ -192,7 +192,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         f.commit()
             .with_context(|| format!("cannot write {target}"))?;
     }
-    print!("{report}{}", total.table().render());
+    out!("{report}{}", total.table().render());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -200,8 +200,8 @@ fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
     let (bytes, name) = read_input(Some(&args.file))?;
     match fourow::input::parse(&bytes, &name, Mode::Strict) {
         Ok(games) => {
-            println!("{name}: valid, {} games", games.len());
-            print!("{}", fourow::summarize(&games).table().render());
+            outln!("{name}: valid, {} games", games.len());
+            out!("{}", fourow::summarize(&games).table().render());
             Ok(ExitCode::SUCCESS)
         }
         Err(errors) => {

@@ -1,6 +1,24 @@
 //! Command-line arguments, one module per subcommand. Each module parses its flags and calls
 //! the library; none holds logic of its own beyond reading inputs and printing results.
 
+/// `print!` for reports: a reader that goes away early (`tomek validate F | head -n 1`) ends
+/// the command quietly with success, as it does for `solve`, instead of a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// `println!` for reports, with the same handling of a closed standard output as [`out!`].
+macro_rules! outln {
+    () => {
+        $crate::cli::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod audit;
 mod check;
 mod enumerate;
@@ -131,4 +149,17 @@ impl SetupFilter {
 /// Parses a status filter: x, o, draw or open.
 pub fn parse_status(s: &str) -> Result<Status, String> {
     Status::from_short(s).ok_or_else(|| format!("`{s}` is not one of x, o, draw, open"))
+}
+
+/// Writes a report to standard output. A closed pipe means the reader has what it wanted: exit
+/// 0 at once. Any other write error is reported with exit code 2.
+pub fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("tomek: cannot write to standard output: {e}");
+        std::process::exit(2);
+    }
 }

@@ -81,9 +81,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 mutants_total: Mutant::ALL.len(),
                 mutants: mutant_rows(&cov),
             };
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            outln!("{}", serde_json::to_string_pretty(&report)?);
         }
-        Format::Csv => print!("{}", lines_table(&cov).csv()),
+        Format::Csv => out!("{}", lines_table(&cov).csv()),
         Format::Table => print_summary(&name, &args, &cov),
     }
     Ok(ExitCode::SUCCESS)
@@ -106,7 +106,7 @@ fn print_summary(name: &str, args: &Args, cov: &Coverage) {
         .dataset
         .map(|d| format!(" (within the {} dataset's bounds)", d.name()))
         .unwrap_or_default();
-    println!(
+    outln!(
         "{name}: valid, {} cases{dataset}",
         grouped(cov.cases.into())
     );
@@ -122,10 +122,10 @@ fn print_summary(name: &str, args: &Args, cov: &Coverage) {
         let n = cov.statuses[s.index()];
         t.push([s.answer().to_string(), grouped(n.into()), pct(n)]);
     }
-    println!("\n{}", t.render().trim_end());
+    outln!("\n{}", t.render().trim_end());
     let with_t: u64 = cov.setups[1..].iter().sum();
     let covered = cov.setups.iter().filter(|&&n| n > 0).count();
-    println!(
+    outln!(
         "\nsetups: {covered} of 17 present; {} cases without a T, {} with one",
         grouped(cov.setups[0].into()),
         grouped(with_t.into())
@@ -139,13 +139,13 @@ fn print_summary(name: &str, args: &Args, cov: &Coverage) {
     let won = (0..2)
         .map(|p| cov.lines[p].iter().filter(|&&n| n > 0).count())
         .collect::<Vec<_>>();
-    println!(
+    outln!(
         "\nlines won (X on {} of 10 lines, O on {} of 10):\n{}",
         won[0],
         won[1],
         lines.render().trim_end()
     );
-    println!(
+    outln!(
         "\nwins through the T: X {}, O {}; full-board wins: X {}, O {}; wins on two lines: {}",
         grouped(cov.through_t[0].into()),
         grouped(cov.through_t[1].into()),
@@ -153,7 +153,7 @@ fn print_summary(name: &str, args: &Args, cov: &Coverage) {
         grouped(cov.full_board_wins[1].into()),
         grouped(cov.double_wins.into())
     );
-    println!("mutants killed: {} of {}", cov.killed(), Mutant::ALL.len());
+    outln!("mutants killed: {} of {}", cov.killed(), Mutant::ALL.len());
     if args.mutants {
         let mut t = Table::new(["mutant", "killed", "first_case", "bug"]);
         for r in mutant_rows(cov) {
@@ -164,6 +164,6 @@ fn print_summary(name: &str, args: &Args, cov: &Coverage) {
                 r.bug.to_string(),
             ]);
         }
-        println!("\n{}", t.render().trim_end());
+        outln!("\n{}", t.render().trim_end());
     }
 }
