@@ -24,7 +24,14 @@ pub struct AtomicFile {
     target: PathBuf,
     temp: PathBuf,
     out: Option<BufWriter<File>>,
+    /// Bytes handed to the writer so far.
+    written: u64,
+    /// Bytes whose writeback to disk has been started.
+    queued: u64,
 }
+
+/// How many bytes reach the file between two requests to start writing them to disk.
+const WRITEBACK_STEP: u64 = 16 << 20;
 
 impl AtomicFile {
     /// Starts writing `target`.
@@ -42,6 +49,8 @@ impl AtomicFile {
             target,
             temp,
             out: Some(BufWriter::with_capacity(1 << 20, file)),
+            written: 0,
+            queued: 0,
         })
     }
 
@@ -60,18 +69,54 @@ impl AtomicFile {
     }
 }
 
+impl AtomicFile {
+    /// Asks the kernel to start writing to disk what the file holds so far, without waiting.
+    /// A large file then streams to disk while it is produced, and the sync in
+    /// [`AtomicFile::commit`] only waits for the tail instead of the whole file.
+    fn start_writeback(&mut self) {
+        let out = self.out.as_ref().expect("writer present until commit");
+        let in_file = self.written - out.buffer().len() as u64;
+        if in_file - self.queued < WRITEBACK_STEP {
+            return;
+        }
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: the descriptor belongs to the open file held by `out`, and the range lies
+            // inside what was written; the call only starts writeback, and its failure is
+            // harmless (the commit's sync still writes everything).
+            unsafe {
+                libc::sync_file_range(
+                    out.get_ref().as_raw_fd(),
+                    self.queued as libc::off64_t,
+                    (in_file - self.queued) as libc::off64_t,
+                    libc::SYNC_FILE_RANGE_WRITE,
+                );
+            }
+        }
+        self.queued = in_file;
+    }
+}
+
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.out
+        let n = self
+            .out
             .as_mut()
             .expect("writer present until commit")
-            .write(buf)
+            .write(buf)?;
+        self.written += n as u64;
+        self.start_writeback();
+        Ok(n)
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         self.out
             .as_mut()
             .expect("writer present until commit")
-            .write_all(buf)
+            .write_all(buf)?;
+        self.written += buf.len() as u64;
+        self.start_writeback();
+        Ok(())
     }
     fn flush(&mut self) -> io::Result<()> {
         self.out
