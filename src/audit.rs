@@ -15,20 +15,12 @@ use serde::Serialize;
 /// A board an evaluator got wrong.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Mismatch {
-    #[serde(serialize_with = "board_text")]
+    #[serde(serialize_with = "crate::board::serialize_line")]
     pub board: Board,
-    #[serde(serialize_with = "status_text")]
+    #[serde(serialize_with = "crate::board::serialize_answer")]
     pub expected: Status,
-    #[serde(serialize_with = "status_text")]
+    #[serde(serialize_with = "crate::board::serialize_answer")]
     pub got: Status,
-}
-
-fn board_text<S: serde::Serializer>(b: &Board, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&b.to_line())
-}
-
-fn status_text<S: serde::Serializer>(st: &Status, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(st.answer())
 }
 
 /// One evaluator's result.

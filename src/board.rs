@@ -248,6 +248,16 @@ impl fmt::Display for Board {
     }
 }
 
+/// Serializes a board as its 16 symbols in reading order (`serialize_with` in reports).
+pub fn serialize_line<S: serde::Serializer>(b: &Board, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&b.to_line())
+}
+
+/// Serializes a status as the exact words of its Code Jam answer.
+pub fn serialize_answer<S: serde::Serializer>(st: &Status, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(st.answer())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -187,8 +187,32 @@ const ALL_LINES: [u16; 10] = [
     ANTI_DIAGONAL,
 ];
 
+/// Every line but the `k`-th of [`ALL_LINES`].
+const fn without(k: usize) -> [u16; 9] {
+    let mut out = [0; 9];
+    let (mut i, mut j) = (0, 0);
+    while i < ALL_LINES.len() {
+        if i != k {
+            out[j] = ALL_LINES[i];
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The lines a mutant that leaves lines out or misplaces one still checks.
 fn lines_of(m: Mutant) -> &'static [u16] {
+    // In ALL_LINES: rows 0-3, columns 4-7, the main diagonal 8, the anti-diagonal 9.
+    const NO_MAIN: [u16; 9] = without(8);
+    const NO_ANTI: [u16; 9] = without(9);
+    const NO_LAST_ROW: [u16; 9] = without(3);
+    const NO_LAST_COLUMN: [u16; 9] = without(7);
+    const SLIP: [u16; 10] = {
+        let mut lines = ALL_LINES;
+        lines[9] = SLIPPED_ANTI_DIAGONAL;
+        lines
+    };
     const ROWS_DIAGONALS: [u16; 6] = [
         ROWS[0],
         ROWS[1],
@@ -196,62 +220,6 @@ fn lines_of(m: Mutant) -> &'static [u16] {
         ROWS[3],
         MAIN_DIAGONAL,
         ANTI_DIAGONAL,
-    ];
-    const NO_MAIN: [u16; 9] = [
-        ROWS[0],
-        ROWS[1],
-        ROWS[2],
-        ROWS[3],
-        COLUMNS[0],
-        COLUMNS[1],
-        COLUMNS[2],
-        COLUMNS[3],
-        ANTI_DIAGONAL,
-    ];
-    const NO_ANTI: [u16; 9] = [
-        ROWS[0],
-        ROWS[1],
-        ROWS[2],
-        ROWS[3],
-        COLUMNS[0],
-        COLUMNS[1],
-        COLUMNS[2],
-        COLUMNS[3],
-        MAIN_DIAGONAL,
-    ];
-    const NO_LAST_ROW: [u16; 9] = [
-        ROWS[0],
-        ROWS[1],
-        ROWS[2],
-        COLUMNS[0],
-        COLUMNS[1],
-        COLUMNS[2],
-        COLUMNS[3],
-        MAIN_DIAGONAL,
-        ANTI_DIAGONAL,
-    ];
-    const NO_LAST_COLUMN: [u16; 9] = [
-        ROWS[0],
-        ROWS[1],
-        ROWS[2],
-        ROWS[3],
-        COLUMNS[0],
-        COLUMNS[1],
-        COLUMNS[2],
-        MAIN_DIAGONAL,
-        ANTI_DIAGONAL,
-    ];
-    const SLIP: [u16; 10] = [
-        ROWS[0],
-        ROWS[1],
-        ROWS[2],
-        ROWS[3],
-        COLUMNS[0],
-        COLUMNS[1],
-        COLUMNS[2],
-        COLUMNS[3],
-        MAIN_DIAGONAL,
-        SLIPPED_ANTI_DIAGONAL,
     ];
     match m {
         Mutant::RowsOnly => &ROWS,

@@ -22,29 +22,21 @@ const KEEP_TEXT: usize = 100;
 pub struct Failure {
     /// Position of the board among the audited ones, from 1.
     pub case: u64,
-    #[serde(serialize_with = "board_line")]
+    #[serde(serialize_with = "crate::board::serialize_line")]
     pub board: Board,
     /// Stones on the board (the `T` is not a stone).
     pub stones: u32,
-    #[serde(serialize_with = "status_answer")]
+    #[serde(serialize_with = "crate::board::serialize_answer")]
     pub expected: Status,
     /// The answer as printed after `Case #x:`, without surrounding spaces.
     pub received: String,
-}
-
-fn board_line<S: serde::Serializer>(b: &Board, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&b.to_line())
-}
-
-fn status_answer<S: serde::Serializer>(st: &Status, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(st.answer())
 }
 
 /// One kind of failure (an expected answer and what was printed instead): how often it
 /// happened, and the failing board with the fewest stones, the earliest on a tie.
 #[derive(Clone, Debug, Serialize)]
 pub struct Kind {
-    #[serde(serialize_with = "status_answer")]
+    #[serde(serialize_with = "crate::board::serialize_answer")]
     pub expected: Status,
     pub received: String,
     pub count: u64,
