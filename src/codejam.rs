@@ -67,7 +67,7 @@ const CHUNK: usize = 1 << 17;
 
 /// Bytes of one case in the exact format: four rows of 4 symbols and a newline, then the
 /// empty line.
-const CASE_BYTES: usize = 21;
+pub const CASE_BYTES: usize = 21;
 
 /// How many leading bytes of a line are kept for checking and for error messages. Anything
 /// valid is shorter (a count has at most 20 digits, a row 4 symbols); longer lines are wrong
@@ -813,8 +813,12 @@ const FAST_DIGITS: usize = 10;
 /// a line end.
 pub struct AnswerWriter<W: Write> {
     out: W,
-    /// [`FLUSH_AT`] plus room for one line and the padding of its last store.
-    buf: Box<[u8]>,
+    /// Room for the lines held before a write, plus one line and the padding of its last
+    /// store.
+    buf: Vec<u8>,
+    /// Buffered bytes that trigger a write: [`FLUSH_AT`], or never for a writer that keeps
+    /// its lines (see [`AnswerWriter::keeping`]).
+    flush_at: usize,
     len: usize,
     /// The case number of the next line.
     next: u64,
@@ -837,6 +841,29 @@ pub struct AnswerWriter<W: Write> {
 /// Buffered bytes that trigger a write.
 const FLUSH_AT: usize = 1 << 16;
 
+/// Room a line may take in the buffer: the longest line (`Case #`, 20 digits, `: Game has not
+/// completed` and its newline is 51 bytes) or the 48 bytes of the fast path's two stores.
+const LINE_ROOM: usize = 64;
+
+impl AnswerWriter<io::Sink> {
+    /// A writer that keeps its lines in `buf` instead of writing them, for at most `lines`
+    /// lines from case `first` on: a text built in memory is then written once, not copied
+    /// from a staging buffer. `buf` is grown (never shrunk) to fit, so a buffer reused for
+    /// the same number of lines is never cleared again.
+    pub fn keeping(mut buf: Vec<u8>, first: u64, lines: usize) -> AnswerWriter<io::Sink> {
+        let room = (lines + 1) * LINE_ROOM;
+        if buf.len() < room {
+            buf.resize(room, 0);
+        }
+        AnswerWriter::with_buffer(io::sink(), first, buf, usize::MAX)
+    }
+
+    /// The buffer of a [`AnswerWriter::keeping`] writer and the length of the text in it.
+    pub fn into_kept(self) -> (Vec<u8>, usize) {
+        (self.buf, self.len)
+    }
+}
+
 impl<W: Write> AnswerWriter<W> {
     /// A writer whose first line is case 1.
     pub fn new(out: W) -> AnswerWriter<W> {
@@ -845,9 +872,14 @@ impl<W: Write> AnswerWriter<W> {
 
     /// A writer whose first line is case `first` (to continue a numbering elsewhere).
     pub fn starting_at(out: W, first: u64) -> AnswerWriter<W> {
+        AnswerWriter::with_buffer(out, first, vec![0; FLUSH_AT + LINE_ROOM], FLUSH_AT)
+    }
+
+    fn with_buffer(out: W, first: u64, buf: Vec<u8>, flush_at: usize) -> AnswerWriter<W> {
         let mut w = AnswerWriter {
             out,
-            buf: vec![0; FLUSH_AT + 64].into_boxed_slice(),
+            buf,
+            flush_at,
             len: 0,
             next: first,
             prefix: 0,
@@ -859,6 +891,12 @@ impl<W: Write> AnswerWriter<W> {
         };
         w.set_number();
         w
+    }
+
+    /// Flushes and returns the output (for example an `AtomicFile` to commit).
+    pub fn finish(mut self) -> io::Result<W> {
+        self.flush()?;
+        Ok(self.out)
     }
 
     /// The number the next line will carry.
@@ -897,7 +935,7 @@ impl<W: Write> AnswerWriter<W> {
         } else {
             self.push_slow(status);
         }
-        if self.len >= FLUSH_AT {
+        if self.len >= self.flush_at {
             self.write_out()?;
         }
         Ok(())
@@ -927,7 +965,7 @@ impl<W: Write> AnswerWriter<W> {
         let mut done = 0;
         while done < statuses.len() {
             done += self.push_run(&statuses[done..]);
-            if self.len >= FLUSH_AT {
+            if self.len >= self.flush_at {
                 self.write_out()?;
             } else if let Some(&s) = statuses.get(done) {
                 // A number that gains a digit, or one too long for the fast path.
@@ -948,7 +986,8 @@ impl<W: Write> AnswerWriter<W> {
         }
         let (mut len, mut next, mut prefix, mut room) =
             (self.len, self.next, self.prefix, self.room);
-        let (prefix_len, unit, limit) = (self.prefix_len, self.unit, self.limit);
+        let (prefix_len, unit, limit, flush_at) =
+            (self.prefix_len, self.unit, self.limit, self.flush_at);
         let buf = &mut self.buf[..];
         let mut n = 0;
         for &status in statuses {
@@ -968,7 +1007,7 @@ impl<W: Write> AnswerWriter<W> {
                 prefix = carry(prefix, unit, self.digit_ones);
                 room = 9;
             }
-            if len >= FLUSH_AT {
+            if len >= flush_at {
                 break;
             }
         }
@@ -1006,12 +1045,6 @@ impl<W: Write> AnswerWriter<W> {
     pub fn flush(&mut self) -> io::Result<()> {
         self.write_out()?;
         self.out.flush()
-    }
-
-    /// Flushes and returns the output (for example an `AtomicFile` to commit).
-    pub fn finish(mut self) -> io::Result<W> {
-        self.flush()?;
-        Ok(self.out)
     }
 }
 

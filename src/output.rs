@@ -33,6 +33,9 @@ pub struct AtomicFile {
 /// How many bytes reach the file between two requests to start writing them to disk.
 const WRITEBACK_STEP: u64 = 16 << 20;
 
+/// Writes at least this long skip the buffer and go straight to the file.
+const DIRECT_AT: usize = 256 << 10;
+
 impl AtomicFile {
     /// Starts writing `target`.
     pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
@@ -110,10 +113,14 @@ impl Write for AtomicFile {
         Ok(n)
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.out
-            .as_mut()
-            .expect("writer present until commit")
-            .write_all(buf)?;
+        let out = self.out.as_mut().expect("writer present until commit");
+        if buf.len() >= DIRECT_AT {
+            // Copying a large buffer into the writer's would only delay it: send it as it is.
+            out.flush()?;
+            out.get_mut().write_all(buf)?;
+        } else {
+            out.write_all(buf)?;
+        }
         self.written += buf.len() as u64;
         self.start_writeback();
         Ok(())
