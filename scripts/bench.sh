@@ -29,15 +29,7 @@ record() {
 # best_time CMD...: the fastest wall time of $RUNS runs, in seconds; output goes to /dev/null
 # unless the command redirects it itself.
 best_time() {
-    local best="" start end t
-    for _ in $(seq "$RUNS"); do
-        start="$(date +%s%N)"
-        "$@" >/dev/null
-        end="$(date +%s%N)"
-        t=$((end - start))
-        if [[ -z "$best" || "$t" -lt "$best" ]]; then best="$t"; fi
-    done
-    awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }'
+    best_time_fresh "" "$@"
 }
 
 # best_time_fresh "FILE..." CMD...: best_time, with the files removed before each run (outside
@@ -50,7 +42,7 @@ best_time_fresh() {
     shift
     for _ in $(seq "$RUNS"); do
         # shellcheck disable=SC2086 # the list is split on purpose
-        rm -f $files
+        [[ -z "$files" ]] || rm -f $files
         start="$(date +%s%N)"
         "$@" >/dev/null
         end="$(date +%s%N)"
