@@ -9,11 +9,11 @@
 //!
 //! Random boards are drawn exactly uniformly by rejection: a board is proposed uniformly among
 //! every placement of a ply's stones on the free squares of a setup (a slot of the dense
-//! index, unranked with two table look-ups), and kept when play reaches it (the tests of
-//! [`crate::reach::check`] a proposal can fail). Every reachable board is proposed with the
-//! same probability, so the kept ones are uniform, with no modulo bias anywhere (ranges are
-//! drawn by widening multiplication with rejection of the biased zone). 92.5% of the proposals
-//! are kept. The statuses found are those play gives; the tests hold them to the [`Space`]
+//! index, unranked with two table look-ups and a bit deposit), and kept when play reaches it
+//! (the tests of [`crate::reach::check`] a proposal can fail). Every reachable board is
+//! proposed with the same probability, so the kept ones are uniform, with no modulo bias
+//! anywhere (ranges are drawn by widening multiplication with rejection of the biased zone).
+//! 92.5% of the proposals are kept. The statuses found are those play gives; the tests hold them to the [`Space`]
 //! labels.
 
 use crate::board::{Board, Player, Status};
