@@ -893,12 +893,6 @@ impl<W: Write> AnswerWriter<W> {
         w
     }
 
-    /// Flushes and returns the output (for example an `AtomicFile` to commit).
-    pub fn finish(mut self) -> io::Result<W> {
-        self.flush()?;
-        Ok(self.out)
-    }
-
     /// The number the next line will carry.
     pub fn next_case(&self) -> u64 {
         self.next
@@ -1045,6 +1039,12 @@ impl<W: Write> AnswerWriter<W> {
     pub fn flush(&mut self) -> io::Result<()> {
         self.write_out()?;
         self.out.flush()
+    }
+
+    /// Flushes and returns the output (for example an `AtomicFile` to commit).
+    pub fn finish(mut self) -> io::Result<W> {
+        self.flush()?;
+        Ok(self.out)
     }
 }
 
