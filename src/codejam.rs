@@ -1512,6 +1512,11 @@ mod tests {
                 .collect();
             assert_eq!(one.finish().unwrap(), want, "from {first}");
             assert_eq!(all.finish().unwrap(), want, "from {first}");
+            // Kept in memory, in a buffer reused from a longer text.
+            let mut kept = AnswerWriter::keeping(vec![b'?'; 5 << 20], first, statuses.len());
+            kept.push_all(&statuses).unwrap();
+            let (buf, len) = kept.into_kept();
+            assert_eq!(&buf[..len], want, "kept, from {first}");
         }
     }
 
