@@ -1101,19 +1101,24 @@ fn uniform_bmi2(
 
 /// Whether PDEP is a single fast instruction. AMD processors before Zen 3 (family 19h) run it
 /// in microcode at dozens of cycles per set bit of the mask, slower than the byte tables.
+/// Asked once: CPUID is slow, and in a virtual machine it traps to the host.
 #[cfg(target_arch = "x86_64")]
 fn fast_pdep() -> bool {
-    use std::arch::x86_64::__cpuid;
-    let vendor = __cpuid(0);
-    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
-    let signature = __cpuid(1).eax;
-    let base = (signature >> 8) & 0xF;
-    let family = if base == 0xF {
-        base + ((signature >> 20) & 0xFF)
-    } else {
-        base
-    };
-    !amd || family >= 0x19
+    static FAST: OnceLock<bool> = OnceLock::new();
+    *FAST.get_or_init(|| {
+        use std::arch::x86_64::__cpuid;
+        let vendor = __cpuid(0);
+        // "AuthenticAMD", in the order CPUID returns it.
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+        let signature = __cpuid(1).eax;
+        let base = (signature >> 8) & 0xF;
+        let family = if base == 0xF {
+            base + ((signature >> 20) & 0xFF)
+        } else {
+            base
+        };
+        !amd || family >= 0x19
+    })
 }
 
 /// Spare buffers for the input text and for the answers. A buffer keeps its length when it
