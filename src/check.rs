@@ -120,6 +120,16 @@ impl<R: Read> Lines<R> {
             long,
         }))
     }
+
+    /// The next line that is not empty, if any: what stands after the last case.
+    fn first_nonblank(&mut self) -> io::Result<Option<Line>> {
+        while let Some(l) = self.next()? {
+            if !l.text.is_empty() || l.long {
+                return Ok(Some(l));
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// The line shown in a message.
@@ -245,33 +255,25 @@ pub fn check(
         Ok(Some(_)) => return Verdict::Fail(format!("{input_name}: more cases than announced")),
         Err(e) => return Verdict::Fail(format!("input: {e}")),
     }
-    loop {
-        match jury.next() {
-            Err(e) => return Verdict::Fail(format!("cannot read {answers_name}: {e}")),
-            Ok(None) => break,
-            Ok(Some(l)) if l.text.is_empty() && !l.long => {}
-            Ok(Some(l)) => {
-                return Verdict::Fail(format!(
-                    "{answers_name}:{}: text after the last case: {}",
-                    l.number,
-                    show(&l)
-                ));
-            }
+    match jury.first_nonblank() {
+        Err(e) => return Verdict::Fail(format!("cannot read {answers_name}: {e}")),
+        Ok(None) => {}
+        Ok(Some(l)) => {
+            return Verdict::Fail(format!(
+                "{answers_name}:{}: text after the last case: {}",
+                l.number,
+                show(&l)
+            ));
         }
     }
-    loop {
-        match team.next() {
-            Err(e) => return Verdict::Fail(format!("cannot read {output_name}: {e}")),
-            Ok(None) => return Verdict::Accepted(count),
-            Ok(Some(l)) if l.text.is_empty() && !l.long => {}
-            Ok(Some(l)) => {
-                return Verdict::PresentationError(format!(
-                    "{output_name}:{}: text after the last case: {}",
-                    l.number,
-                    show(&l)
-                ));
-            }
-        }
+    match team.first_nonblank() {
+        Err(e) => Verdict::Fail(format!("cannot read {output_name}: {e}")),
+        Ok(None) => Verdict::Accepted(count),
+        Ok(Some(l)) => Verdict::PresentationError(format!(
+            "{output_name}:{}: text after the last case: {}",
+            l.number,
+            show(&l)
+        )),
     }
 }
 
