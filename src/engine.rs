@@ -4,7 +4,7 @@
 //! breadth-first walk meets every position of ply `k + 1` while expanding ply `k`. Each layer
 //! has a [`Memo`] that remembers the positions seen so far, so each is expanded once however
 //! many move orders reach it. The memo is a trait: a perfect dense index where one exists
-//! (the Tomek boards, see [`crate::rank`]), a hashbrown table keyed by a compact code
+//! (the Tomek boards, see [`crate::tictactoe::rank`]), a hashbrown table keyed by a compact code
 //! otherwise ([`HashMemo`], used for Connect Four).
 //!
 //! A position's status comes from the move that made it, never from an evaluator: the game
@@ -16,7 +16,7 @@
 //! position exactly once, so [`explore_tree`] walks it with no memo at all. The memo walks and
 //! the tree walk are two independent methods, and the tests hold them to the same counts.
 
-use crate::board::Status;
+use crate::outcome::{ByStatus, Status};
 use rayon::prelude::*;
 use std::hash::{BuildHasher, Hash};
 
@@ -37,14 +37,17 @@ pub trait Game: Sync {
 pub trait Memo<P>: Send {
     /// Records `p`, reached by a move that gave it `status`; true the first time.
     fn insert(&mut self, p: P, status: Status) -> bool;
-    /// How many positions of each status (in [`Status::ALL`] order) it holds.
-    fn counts(&self) -> [u64; 4];
+    /// How many positions of each status it holds.
+    fn counts(&self) -> ByStatus<u64>;
 }
 
 /// One finished layer: its ply, its memo, and the open positions to expand next.
 pub struct Layer<'a, P, M> {
+    /// The ply: stones on the board.
     pub ply: u32,
+    /// Every position of the ply, with its status.
     pub memo: M,
+    /// The open positions of the ply, in the order they were first met.
     pub open: &'a [P],
 }
 
@@ -91,12 +94,14 @@ pub struct HashMemo<P> {
 }
 
 impl<P: Hash + Eq> HashMemo<P> {
+    /// An empty memo.
     pub fn new() -> Self {
         HashMemo {
             seen: hashbrown::HashMap::with_hasher(FastHash),
         }
     }
 
+    /// An empty memo with room for `n` positions.
     pub fn with_capacity(n: usize) -> Self {
         HashMemo {
             seen: hashbrown::HashMap::with_capacity_and_hasher(n, FastHash),
@@ -108,10 +113,12 @@ impl<P: Hash + Eq> HashMemo<P> {
         self.seen.get(p).copied()
     }
 
+    /// How many positions it holds.
     pub fn len(&self) -> usize {
         self.seen.len()
     }
 
+    /// Whether it holds no position.
     pub fn is_empty(&self) -> bool {
         self.seen.is_empty()
     }
@@ -143,10 +150,10 @@ impl<P: Hash + Eq + Send> Memo<P> for HashMemo<P> {
         }
     }
 
-    fn counts(&self) -> [u64; 4] {
-        let mut c = [0; 4];
-        for s in self.seen.values() {
-            c[s.index()] += 1;
+    fn counts(&self) -> ByStatus<u64> {
+        let mut c = ByStatus::default();
+        for &s in self.seen.values() {
+            c[s] += 1;
         }
         c
     }
@@ -284,7 +291,7 @@ pub fn explore_sharded<G, M>(
 pub fn explore_tree<G: Game>(
     game: &G,
     stop_after: u32,
-    done: impl FnMut(u32, [u64; 4], &[Vec<G::Pos>], &[(G::Pos, Status)]),
+    done: impl FnMut(u32, ByStatus<u64>, &[Vec<G::Pos>], &[(G::Pos, Status)]),
 ) {
     explore_tree_with(
         game,
@@ -318,10 +325,10 @@ pub struct TreeWalk<W, F> {
 pub fn explore_tree_with<G: Game>(
     game: &G,
     walk: TreeWalk<impl Fn(&G::Pos) -> u64 + Sync, impl Fn(u32, usize, usize) + Sync>,
-    mut done: impl FnMut(u32, [u64; 4], &[Vec<G::Pos>], &[(G::Pos, Status)]),
+    mut done: impl FnMut(u32, ByStatus<u64>, &[Vec<G::Pos>], &[(G::Pos, Status)]),
 ) {
     const TASK: usize = 1 << 13;
-    type Part<P> = ([u64; 4], Vec<P>, Vec<(P, Status)>);
+    type Part<P> = (ByStatus<u64>, Vec<P>, Vec<(P, Status)>);
     let TreeWalk {
         stop_after,
         keep_over,
@@ -330,8 +337,10 @@ pub fn explore_tree_with<G: Game>(
     } = walk;
     let root = game.root();
     let mut frontier = vec![vec![root]];
-    let mut counts = [0u64; 4];
-    counts[Status::Open.index()] = weight(&root);
+    let counts = ByStatus {
+        open: weight(&root),
+        ..ByStatus::default()
+    };
     done(0, counts, &frontier, &[]);
     let mut ply = 0;
     while frontier.iter().any(|c| !c.is_empty()) && ply < stop_after {
@@ -342,10 +351,10 @@ pub fn explore_tree_with<G: Game>(
             .par_iter()
             .flat_map(|chunk| chunk.par_chunks(TASK))
             .map(|task| {
-                let mut part: Part<G::Pos> = ([0; 4], Vec::new(), Vec::new());
+                let mut part: Part<G::Pos> = (ByStatus::default(), Vec::new(), Vec::new());
                 for &p in task {
                     game.for_each_first_child(p, |q, s| {
-                        part.0[s.index()] += weight(&q);
+                        part.0[s] += weight(&q);
                         if !store {
                         } else if s == Status::Open {
                             part.1.push(q);
@@ -362,13 +371,11 @@ pub fn explore_tree_with<G: Game>(
             })
             .collect();
         drop(frontier);
-        let mut counts = [0u64; 4];
+        let mut counts = ByStatus::default();
         let mut open = Vec::with_capacity(parts.len());
         let mut over = Vec::new();
         for (c, o, t) in parts {
-            for i in 0..4 {
-                counts[i] += c[i];
-            }
+            counts += c;
             open.push(o);
             over.extend_from_slice(&t);
         }
@@ -449,29 +456,27 @@ fn fold_below<G: Game, T>(
 }
 
 /// Counts the positions reachable from the root by ply and status (see [`fold_tree`]).
-pub fn count_tree<G: Game>(game: &G, split: u32) -> Vec<[u64; 4]> {
+pub fn count_tree<G: Game>(game: &G, split: u32) -> Vec<ByStatus<u64>> {
     let parts = fold_tree(
         game,
         split,
         Vec::new,
-        |c: &mut Vec<[u64; 4]>, ply, _, s| {
+        |c: &mut Vec<ByStatus<u64>>, ply, _, s| {
             let ply = ply as usize;
             if c.len() <= ply {
-                c.resize(ply + 1, [0; 4]);
+                c.resize(ply + 1, ByStatus::default());
             }
-            c[ply][s.index()] += 1;
+            c[ply][s] += 1;
         },
         |_| {},
     );
-    let mut counts: Vec<[u64; 4]> = Vec::new();
+    let mut counts: Vec<ByStatus<u64>> = Vec::new();
     for part in &parts {
         if counts.len() < part.len() {
-            counts.resize(part.len(), [0; 4]);
+            counts.resize(part.len(), ByStatus::default());
         }
-        for (row, add) in counts.iter_mut().zip(part) {
-            for i in 0..4 {
-                row[i] += add[i];
-            }
+        for (row, &add) in counts.iter_mut().zip(part) {
+            *row += add;
         }
     }
     counts

@@ -6,7 +6,8 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// How a command prints what it found.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// An aligned table for people.
     #[default]
@@ -151,11 +152,14 @@ pub fn write_atomic(target: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
 /// A table of text cells rendered as aligned columns, CSV, or a JSON array of objects.
 #[derive(Clone, Debug, Default)]
 pub struct Table {
+    /// The column names.
     pub header: Vec<String>,
+    /// The rows, one cell a column.
     pub rows: Vec<Vec<String>>,
 }
 
 impl Table {
+    /// A table with these column names and no rows.
     pub fn new<S: Into<String>>(header: impl IntoIterator<Item = S>) -> Table {
         Table {
             header: header.into_iter().map(Into::into).collect(),
@@ -163,6 +167,7 @@ impl Table {
         }
     }
 
+    /// Appends a row.
     pub fn push<S: ToString>(&mut self, row: impl IntoIterator<Item = S>) {
         self.rows
             .push(row.into_iter().map(|c| c.to_string()).collect());

@@ -9,16 +9,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use tomek::audit;
-use tomek::board::{Board, Status};
-use tomek::codejam;
-use tomek::enumerate::Selection;
-use tomek::eval::{Evaluator, EvaluatorKind};
+use tomek::outcome::Status;
 use tomek::output::{AtomicFile, Format, Table, grouped};
-use tomek::rules::Geometry;
-use tomek::sample::{DEFAULT_SEED, Generator, Profile, Spec};
-use tomek::solver::{self, CaseSource, Cases, Enumerated, Options, process::interrupt};
-use tomek::space::Space;
+use tomek::tictactoe::audit;
+use tomek::tictactoe::board::Board;
+use tomek::tictactoe::codejam;
+use tomek::tictactoe::enumerate::Selection;
+use tomek::tictactoe::eval::{Evaluator, EvaluatorKind};
+use tomek::tictactoe::rules::Geometry;
+use tomek::tictactoe::sample::{DEFAULT_SEED, Generator, Profile, Spec};
+use tomek::tictactoe::solver::{self, CaseSource, Cases, Enumerated, Options, process::interrupt};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -121,7 +121,7 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
     // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
     interrupt::install();
     let needs_space = args.profile.is_none_or(|p| p.needs_space());
-    let space = needs_space.then(|| Space::explore_setups(geometry, &setups));
+    let space = needs_space.then(|| super::progress::explore_setups(geometry, &setups));
     let source: Box<dyn CaseSource> = match args.profile {
         None => Box::new(Enumerated {
             space: space.as_ref().expect("explored above"),
@@ -141,8 +141,16 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
             })
         }
     };
-    let report =
-        solver::audit(source, &opts, &interrupt::requested).context("cannot run the audit")?;
+    let pb = super::progress::bar(source.len(), "boards");
+    let progress = |cases, failures| {
+        pb.inc(cases);
+        if failures > 0 {
+            pb.set_message(format!("boards, {failures} failed"));
+        }
+    };
+    let report = solver::audit(source, &opts, &interrupt::requested, &progress)
+        .context("cannot run the audit")?;
+    pb.finish_and_clear();
     if report.interrupted {
         eprintln!("tomek: interrupted; every solver process was stopped");
         return Ok(ExitCode::from(130));
@@ -204,7 +212,9 @@ fn run_evaluators(args: Args) -> anyhow::Result<ExitCode> {
         args.evaluator
     };
     let evaluators: Vec<&dyn Evaluator> = kinds.iter().map(|k| k.get()).collect();
-    let report = audit::audit_evaluators(&setups, &evaluators, args.show);
+    let pb = super::progress::bar(setups.len() as u64, "setups");
+    let report = audit::audit_evaluators(&setups, &evaluators, args.show, |n| pb.inc(n));
+    pb.finish_and_clear();
     let mut table = Table::new(["evaluator", "boards_checked", "mismatches"]);
     for a in &report {
         table.push([

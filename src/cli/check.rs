@@ -4,7 +4,7 @@
 use std::fs::File;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tomek::check::{self, Verdict};
+use tomek::tictactoe::check::{self, Verdict};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

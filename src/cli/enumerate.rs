@@ -6,11 +6,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use tomek::board::Status;
-use tomek::enumerate::{self, RecordFormat, Selection};
+use tomek::outcome::Status;
 use tomek::output::AtomicFile;
-use tomek::rules::Geometry;
-use tomek::space::Space;
+use tomek::tictactoe::enumerate::{self, RecordFormat, Selection};
+use tomek::tictactoe::rules::Geometry;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -69,19 +68,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sel = Selection::setups(setups.clone())
         .with_statuses(&args.status)
         .with_plies(&plies);
-    let space = Space::explore_setups(geometry, &setups);
-    let pb = tomek::progress::bar(sel.count(&space), "boards");
+    let space = super::progress::explore_setups(geometry, &setups);
+    let pb = super::progress::bar(sel.count(&space), "boards");
     let tick = |n| pb.inc(n);
     match (&args.output, args.format) {
         (None, format) => {
             let mut out = io::stdout();
             let written = enumerate::write(&space, &sel, format, &mut out, None, tick);
-            match written {
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                other => {
-                    other.context("cannot write to standard output")?;
-                }
-            }
+            written.context("cannot write to standard output")?;
         }
         (Some(prefix), RecordFormat::Codejam) => {
             let (inp, ans) = (with_ext(prefix, ".in"), with_ext(prefix, ".out"));

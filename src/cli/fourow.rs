@@ -230,7 +230,7 @@ fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
         |ply, done, total| {
             let mut bar = bar.lock().expect("progress bar lock");
             if bar.as_ref().is_none_or(|(p, _)| *p != ply) {
-                let b = tomek::progress::bar(total as u64, &format!("ply {ply}"));
+                let b = super::progress::bar(total as u64, &format!("ply {ply}"));
                 if let Some((_, old)) = bar.replace((ply, b)) {
                     old.finish_and_clear();
                 }

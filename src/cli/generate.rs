@@ -7,10 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tomek::output::AtomicFile;
-use tomek::rules::Geometry;
-use tomek::sample::{DEFAULT_SEED, Generator, Profile, Spec};
-use tomek::space::Space;
-use tomek::validate::Dataset;
+use tomek::tictactoe::rules::Geometry;
+use tomek::tictactoe::sample::{DEFAULT_SEED, Generator, Profile, Spec};
+use tomek::tictactoe::validate::Dataset;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -67,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let space = spec
         .profile
         .needs_space()
-        .then(|| Space::explore_setups(Arc::new(geometry.clone()), &setups));
+        .then(|| super::progress::explore_setups(Arc::new(geometry.clone()), &setups));
     let generator = Generator::new(space.as_ref(), &spec)?;
     if let Some(d) = args.dataset
         && !d.bounds().contains(&generator.cases())
@@ -79,17 +78,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             d.name()
         );
     }
-    let pb = tomek::progress::bar(generator.cases(), "cases");
+    let pb = super::progress::bar(generator.cases(), "cases");
     let tick = |n| pb.inc(n);
     match &args.output {
         None => {
             let mut out = io::stdout();
-            match generator.write(&mut out, None, tick) {
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                other => {
-                    other.context("cannot write to standard output")?;
-                }
-            }
+            generator
+                .write(&mut out, None, tick)
+                .context("cannot write to standard output")?;
         }
         Some(prefix) => {
             let (inp, ans) = (with_ext(prefix, ".in"), with_ext(prefix, ".out"));

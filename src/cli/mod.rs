@@ -1,21 +1,21 @@
 //! Command-line arguments, one module per subcommand. Each module parses its flags and calls
 //! the library; none holds logic of its own beyond reading inputs and printing results.
 
-/// `print!` for reports: a reader that goes away early (`tomek validate F | head -n 1`) ends
-/// the command quietly with success, as it does for `solve`, instead of a panic.
+/// `print!` for reports: a write error returns from the command with the error, and `main`
+/// ends a closed pipe (`tomek validate F | head -n 1`) quietly with success.
 macro_rules! out {
     ($($arg:tt)*) => {
-        $crate::cli::write_stdout(format_args!($($arg)*))
+        $crate::cli::write_stdout(format_args!($($arg)*))?
     };
 }
 
-/// `println!` for reports, with the same handling of a closed standard output as [`out!`].
+/// `println!` for reports, returning write errors like [`out!`].
 macro_rules! outln {
     () => {
-        $crate::cli::write_stdout(format_args!("\n"))
+        $crate::cli::write_stdout(format_args!("\n"))?
     };
     ($($arg:tt)*) => {
-        $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+        $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*)))?
     };
 }
 
@@ -24,14 +24,15 @@ mod check;
 mod enumerate;
 mod fourow;
 mod generate;
+pub mod progress;
 mod solve;
 mod stats;
 mod validate;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-use tomek::board::Status;
-use tomek::rules::Geometry;
+use tomek::outcome::Status;
+use tomek::tictactoe::rules::Geometry;
 
 /// Exhaustive state-space analyzer and test-data generator for Tic-Tac-Toe-Tomek (Code Jam
 /// 2013, Qualification A) and Four in a row (SPOJ FOUROW).
@@ -151,15 +152,18 @@ pub fn parse_status(s: &str) -> Result<Status, String> {
     Status::from_short(s).ok_or_else(|| format!("`{s}` is not one of x, o, draw, open"))
 }
 
-/// Writes a report to standard output. A closed pipe means the reader has what it wanted: exit
-/// 0 at once. Any other write error is reported with exit code 2.
-pub fn write_stdout(args: std::fmt::Arguments<'_>) {
+/// Writes a report to standard output.
+pub fn write_stdout(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
     use std::io::Write;
-    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("tomek: cannot write to standard output: {e}");
-        std::process::exit(2);
-    }
+    std::io::stdout().lock().write_fmt(args)
+}
+
+/// Whether a command failed because its standard output was closed: the reader has what it
+/// wanted (`tomek solve big.in | head`), which is a success, not an error.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

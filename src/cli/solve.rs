@@ -5,9 +5,9 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tomek::codejam::{self, AnswerWriter, CaseReader, SolveError, Strictness};
-use tomek::eval::EvaluatorKind;
 use tomek::output::AtomicFile;
+use tomek::tictactoe::codejam::{self, AnswerWriter, CaseReader, SolveError, Strictness};
+use tomek::tictactoe::eval::EvaluatorKind;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -54,10 +54,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             // Printed bare, `FILE:LINE: case N: ...`, so editors can jump to it.
             let _ = writeln!(io::stderr(), "{e}");
             Ok(ExitCode::from(2))
-        }
-        // A reader that stopped listening (`tomek solve big.in | head`) is not an error.
-        Err(SolveError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-            Ok(ExitCode::SUCCESS)
         }
         Err(e) => Err(e.into()),
     }

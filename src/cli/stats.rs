@@ -1,9 +1,9 @@
 use super::{GeometryArgs, SetupFilter};
 use std::process::ExitCode;
-use tomek::board::Status;
+use tomek::outcome::Status;
 use tomek::output::{Format, Table, grouped};
-use tomek::stats::{self, Sections, Stats};
-use tomek::symmetry::Symmetry;
+use tomek::tictactoe::stats::{self, Sections, Stats};
+use tomek::tictactoe::symmetry::Symmetry;
 
 /// Which parts of the statistics to compute.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -64,7 +64,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         values: wants(Part::Values),
         symmetry: wants(Part::Symmetry).then_some(args.symmetry),
     };
-    let stats = stats::analyze(&g, &setups, sections);
+    let pb = super::progress::bar(setups.len() as u64, "setups");
+    let stats = stats::analyze_with(&g, &setups, sections, |n| pb.inc(n));
+    pb.finish_and_clear();
     let statuses: Vec<Status> = match args.status {
         Some(s) => vec![s],
         None => Status::ALL.to_vec(),
@@ -131,12 +133,12 @@ impl Tables {
         let mut setups = Table::new(header);
         for s in stats.setups.iter().chain(std::iter::once(&stats.total)) {
             let mut row = vec![s.setup.clone()];
-            row.extend(statuses.iter().map(|&st| s.boards.get(st).to_string()));
+            row.extend(statuses.iter().map(|&st| s.boards[st].to_string()));
             if statuses.len() > 1 {
                 row.push(s.boards.total().to_string());
             }
             if let Some(games) = s.games {
-                row.extend(outcomes.iter().map(|&st| games.get(st).to_string()));
+                row.extend(outcomes.iter().map(|&st| games[st].to_string()));
                 if outcomes.len() > 1 {
                     row.push(games.total().to_string());
                 }
@@ -167,9 +169,9 @@ impl Tables {
                 continue;
             }
             let mut row = vec![ply.to_string()];
-            row.extend(statuses.iter().map(|&st| b.get(st).to_string()));
+            row.extend(statuses.iter().map(|&st| b[st].to_string()));
             if let Some(g) = &stats.total.games_by_ply {
-                row.extend(outcomes.iter().map(|&st| g[ply].get(st).to_string()));
+                row.extend(outcomes.iter().map(|&st| g[ply][st].to_string()));
             }
             plies.rows.push(row);
         }
@@ -180,8 +182,8 @@ impl Tables {
             for (name, st) in rows {
                 t.push([
                     name.to_string(),
-                    stats.total.boards.get(st).to_string(),
-                    o.boards.get(st).to_string(),
+                    stats.total.boards[st].to_string(),
+                    o.boards[st].to_string(),
                 ]);
             }
             if statuses.len() > 1 {
@@ -250,7 +252,7 @@ impl Tables {
         if let [only] = statuses {
             out.push_str(&format!(
                 "\n{} reachable boards with status \"{}\" over the selected setups.\n",
-                grouped(stats.total.boards.get(*only) as u128),
+                grouped(stats.total.boards[*only] as u128),
                 only.answer()
             ));
         }

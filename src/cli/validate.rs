@@ -5,11 +5,11 @@ use serde::Serialize;
 use std::fs::File;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tomek::board::Status;
-use tomek::mutants::Mutant;
+use tomek::outcome::Status;
 use tomek::output::{Format, Table, grouped};
-use tomek::sample::line_name;
-use tomek::validate::{self, Coverage, Dataset, Failure};
+use tomek::tictactoe::mutants::Mutant;
+use tomek::tictactoe::sample::line_name;
+use tomek::tictactoe::validate::{self, Coverage, Dataset, Failure};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -60,7 +60,7 @@ fn mutant_rows(cov: &Coverage) -> Vec<MutantRow> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
     let file = File::open(&args.file).with_context(|| format!("cannot open {name}"))?;
-    let pb = tomek::progress::counter("cases");
+    let pb = super::progress::counter("cases");
     let result = validate::validate(file, &name, args.dataset, |n| pb.inc(n));
     pb.finish_and_clear();
     let cov = match result {
@@ -84,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             outln!("{}", serde_json::to_string_pretty(&report)?);
         }
         Format::Csv => out!("{}", lines_table(&cov).csv()),
-        Format::Table => print_summary(&name, &args, &cov),
+        Format::Table => print_summary(&name, &args, &cov)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -101,7 +101,7 @@ fn lines_table(cov: &Coverage) -> Table {
     t
 }
 
-fn print_summary(name: &str, args: &Args, cov: &Coverage) {
+fn print_summary(name: &str, args: &Args, cov: &Coverage) -> std::io::Result<()> {
     let dataset = args
         .dataset
         .map(|d| format!(" (within the {} dataset's bounds)", d.name()))
@@ -119,7 +119,7 @@ fn print_summary(name: &str, args: &Args, cov: &Coverage) {
     };
     let mut t = Table::new(["status", "cases", "share"]);
     for s in Status::ALL {
-        let n = cov.statuses[s.index()];
+        let n = cov.statuses[s];
         t.push([s.answer().to_string(), grouped(n.into()), pct(n)]);
     }
     outln!("\n{}", t.render().trim_end());
@@ -166,4 +166,5 @@ fn print_summary(name: &str, args: &Args, cov: &Coverage) {
         }
         outln!("\n{}", t.render().trim_end());
     }
+    Ok(())
 }

@@ -34,14 +34,15 @@
 //! little, and a move with no chip of the mover on top of a lower-numbered column needs none.
 
 use super::position::{BOARD, HEIGHT, Position, WIDTH};
-use crate::board::Status;
 use crate::engine::{self, Game, HashMemo, Memo, TreeWalk, mix};
+use crate::outcome::{ByStatus, Status};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How the positions are counted.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Method {
     /// Every move from every position, deduplicated per ply in hashbrown tables.
     #[default]
@@ -53,6 +54,7 @@ pub enum Method {
 /// The positions of one ply, by status.
 #[derive(Clone, Debug)]
 pub struct Ply {
+    /// Moves played (chips on the board).
     pub ply: u32,
     /// Won by the first player (possible at odd plies from 7 on).
     pub x_won: u64,
@@ -67,8 +69,13 @@ pub struct Ply {
 }
 
 impl Ply {
-    fn new(ply: u32, counts: [u64; 4], elapsed: Duration) -> Ply {
-        let [x_won, o_won, draw, open] = counts;
+    fn new(ply: u32, counts: ByStatus<u64>, elapsed: Duration) -> Ply {
+        let ByStatus {
+            x_won,
+            o_won,
+            draw,
+            open,
+        } = counts;
         Ply {
             ply,
             x_won,
@@ -84,9 +91,14 @@ impl Ply {
         self.x_won + self.o_won + self.draw + self.open
     }
 
-    /// The counts alone, in [`Status::ALL`] order.
-    pub fn counts(&self) -> [u64; 4] {
-        [self.x_won, self.o_won, self.draw, self.open]
+    /// The counts alone.
+    pub fn counts(&self) -> ByStatus<u64> {
+        ByStatus {
+            x_won: self.x_won,
+            o_won: self.o_won,
+            draw: self.draw,
+            open: self.open,
+        }
     }
 }
 
@@ -94,6 +106,7 @@ impl Ply {
 /// of its key and its mirror image's key.
 #[derive(Copy, Clone, Debug)]
 pub struct FourInARow {
+    /// Whether a position and its mirror image are stored once, weighted by two.
     pub symmetry: bool,
 }
 
@@ -284,6 +297,7 @@ fn peel(last: u64, mask: u64, failed: &mut [u64; 64]) -> bool {
 pub struct Options {
     /// The deepest ply counted.
     pub plies: u32,
+    /// The walk: a memo per ply, or the first-parent tree.
     pub method: Method,
     /// Walk one position of each mirror pair (and weigh it by the pair's size).
     pub symmetry: bool,
@@ -302,7 +316,7 @@ pub fn count(
     };
     let mut plies = Vec::new();
     let mut clock = Instant::now();
-    let mut finish = |ply: u32, counts: [u64; 4]| {
+    let mut finish = |ply: u32, counts: ByStatus<u64>| {
         let row = Ply::new(ply, counts, clock.elapsed());
         report(&row);
         plies.push(row);
@@ -329,7 +343,7 @@ pub fn count(
                         .memo
                         .par_iter()
                         .map(|m| weighted_counts(&game, m))
-                        .reduce(|| [0; 4], add);
+                        .reduce(ByStatus::default, |a, b| a + b);
                     let now: u64 = layer.memo.iter().map(|m| m.len() as u64).sum();
                     let before = stored.swap(now, Ordering::Relaxed);
                     if let Some(g) = (now << 8).checked_div(before) {
@@ -371,19 +385,15 @@ pub fn count(
 const SHARDS: usize = 64;
 
 /// A shard's positions by status, each class weighed by its size.
-fn weighted_counts(game: &FourInARow, memo: &HashMemo<u64>) -> [u64; 4] {
+fn weighted_counts(game: &FourInARow, memo: &HashMemo<u64>) -> ByStatus<u64> {
     if !game.symmetry {
         return memo.counts();
     }
-    let mut c = [0; 4];
-    for (&code, s) in memo.iter() {
-        c[s.index()] += game.weight(code);
+    let mut c = ByStatus::default();
+    for (&code, &s) in memo.iter() {
+        c[s] += game.weight(code);
     }
     c
-}
-
-fn add(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
 }
 
 #[cfg(test)]

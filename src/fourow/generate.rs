@@ -14,7 +14,7 @@
 use super::input::{self, MAX_GAMES, MAX_MOVES};
 use super::judge::{Invalid, Judgement, Summary, Verdict, judge};
 use super::position::{CELLS, HEIGHT, Position, WIDTH};
-use crate::board::Player;
+use crate::outcome::Player;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -27,12 +27,16 @@ const NODE_BUDGET: u32 = 20_000;
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum GenerateError {
     #[error("a file holds 1 to {MAX_GAMES} games (t < 100), not {0}")]
+    /// A file size outside the problem's bounds.
     Games(usize),
     #[error("at least one file is needed")]
+    /// No file was asked for.
     NoFiles,
     #[error("could not build a game of kind {0:?}")]
+    /// No game of this kind was found within the attempts allowed.
     Exhausted(Recipe),
     #[error("internal error: a game of kind {0:?} came out as {1:?}")]
+    /// A built game that the judge labels otherwise: a bug.
     Mislabelled(Recipe, Verdict),
 }
 
@@ -40,7 +44,10 @@ pub enum GenerateError {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Recipe {
     /// No moves; the line ends after the space, or right after the colon when `space` is false.
-    Empty { space: bool },
+    Empty {
+        /// Whether a space follows the colon.
+        space: bool,
+    },
     /// 1 to 41 moves with no four.
     Unfinished,
     /// 41 moves with no four: one cell left.
@@ -56,11 +63,17 @@ pub enum Recipe {
     /// The second player fills the last cell and makes four with it.
     WinOnLastMove,
     /// A seventh chip in a slot after quiet play, with more moves after it when `tail`.
-    Overflow { tail: bool },
+    Overflow {
+        /// Whether moves follow the overflowing one.
+        tail: bool,
+    },
     /// Seven chips in one slot from the first move.
     StraightOverflow,
     /// Moves after a win; with `overflow_tail`, the later moves would also overflow a slot.
-    AfterWin { overflow_tail: bool },
+    AfterWin {
+        /// Whether the moves after the win also overflow a slot.
+        overflow_tail: bool,
+    },
 }
 
 /// The games every file starts from, most important first: a file of `n` games holds the first
@@ -124,8 +137,11 @@ const FILL: [(Recipe, u32); 16] = [
 /// One generated test: the input text, the expected output, and what it contains.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeneratedFile {
+    /// The input file's text.
     pub input: String,
+    /// The judge's answers to it.
     pub output: String,
+    /// What the file holds, by verdict.
     pub summary: Summary,
 }
 

@@ -40,8 +40,11 @@ pub struct Game {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}: {message}")]
 pub struct InputError {
+    /// The file's name as given.
     pub file: String,
+    /// The line at fault, from 1.
     pub line: usize,
+    /// What is wrong with it.
     pub message: String,
 }
 

@@ -6,24 +6,34 @@
 //! can have a winner.
 
 use super::position::{CELLS, HEIGHT, Position, WIDTH, cell};
-use crate::board::Player;
+use crate::outcome::Player;
 use std::fmt::Write as _;
 
 /// Why a game is invalid; `at` is the index (from 0) of the first offending move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Invalid {
     /// A chip dropped into a slot that already holds six.
-    Overflow { at: usize },
+    Overflow {
+        /// The move at fault, from 1.
+        at: usize,
+    },
     /// A move made after a player had already won.
-    AfterWin { at: usize },
+    AfterWin {
+        /// The first move after the win, from 1.
+        at: usize,
+    },
     /// A slot number outside 1–7 (the input reader never lets one through; kept so that the
     /// judge is total on any bytes it is handed).
-    NoSuchSlot { at: usize },
+    NoSuchSlot {
+        /// The move at fault, from 1.
+        at: usize,
+    },
 }
 
 /// The answer for one game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Verdict {
+    /// Not a legal game: why.
     Invalid(Invalid),
     /// All 42 cells filled and nobody has four in a row.
     NoWinner,
@@ -50,7 +60,9 @@ impl Verdict {
 /// invalid game, the last move before the offending one).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Judgement {
+    /// The verdict.
     pub verdict: Verdict,
+    /// The position when play stopped (the last legal move).
     pub position: Position,
 }
 
@@ -161,12 +173,19 @@ pub fn write_grid(position: Position, capitals: u64, out: &mut String) {
 /// Counts of verdicts and of the special cases a test file should cover.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
+    /// Games in the file.
     pub games: usize,
+    /// Games with a chip dropped into a full slot.
     pub invalid_overflow: usize,
+    /// Games with moves after a win.
     pub invalid_after_win: usize,
+    /// Full boards with no four.
     pub no_winner: usize,
+    /// Games won by the first player.
     pub first_won: usize,
+    /// Games won by the second player.
     pub second_won: usize,
+    /// Games still going on after their last move.
     pub not_over: usize,
     /// Games with no moves at all.
     pub empty: usize,

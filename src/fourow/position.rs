@@ -12,7 +12,7 @@
 //! `mask`. Everything here is `Copy`, pure and allocation-free, so that exhaustive searches can
 //! make and drop millions of positions.
 
-use crate::board::Player;
+use crate::outcome::Player;
 
 /// Number of slots (columns).
 pub const WIDTH: u32 = 7;

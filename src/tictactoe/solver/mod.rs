@@ -1,0 +1,660 @@
+//! Auditing an external solver: any program that answers Code Jam inputs is run on labelled
+//! boards, chunk by chunk, and its answers are compared with the labels.
+//!
+//! Three kinds of thread share the work. One producer takes the boards from a [`CaseSource`]
+//! in case order and cuts them into chunks. `jobs` workers each turn a chunk into an input,
+//! run the solver on it ([`process`]) and check its output as it arrives ([`check`]). The
+//! calling thread collects the results and commits them strictly in chunk order, so the
+//! report (which failures are listed, where the audit stopped, which counterexamples are
+//! minimal) is the same however the jobs were scheduled: it depends only on the boards, the
+//! chunk size and the solver's answers.
+
+pub mod check;
+pub mod process;
+pub mod report;
+
+use crate::outcome::Status;
+use crate::tictactoe::board::Board;
+use crate::tictactoe::codejam::{self, AnswerWriter};
+use crate::tictactoe::enumerate::{self, Selection};
+use crate::tictactoe::space::Space;
+use check::{Broken, Checker, Failure, Kind, Tally};
+use process::Ending;
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+/// Receives consecutive blocks of labelled boards; returns `false` to stop the source.
+pub type BlockSink<'a> = dyn FnMut(&[(Board, Status)]) -> bool + 'a;
+
+/// Where the audited boards come from: labelled boards handed over in consecutive blocks, in
+/// case order.
+pub trait CaseSource {
+    /// How many boards the source holds.
+    fn len(&self) -> u64;
+
+    /// Whether the source holds no board.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Hands the boards to `sink` block after block, stopping early when it returns `false`.
+    fn blocks(self: Box<Self>, sink: &mut BlockSink);
+}
+
+/// The reachable boards of a selection, in the order of [`enumerate::stream`].
+pub struct Enumerated<'a> {
+    /// The labelled boards.
+    pub space: &'a Space,
+    /// Which of them to audit.
+    pub selection: Selection,
+}
+
+impl CaseSource for Enumerated<'_> {
+    fn len(&self) -> u64 {
+        self.selection.count(self.space)
+    }
+
+    fn blocks(self: Box<Self>, sink: &mut BlockSink) {
+        let _ = enumerate::stream(
+            self.space,
+            &self.selection,
+            |block, _| block.to_vec(),
+            |block, _| if sink(&block) { Ok(()) } else { Err(()) },
+        );
+    }
+}
+
+/// Any iterator of labelled boards with a known length, for sources that produce boards one
+/// at a time (a sampler, a list read from a file).
+pub struct Cases<I> {
+    /// How many cases the iterator yields.
+    pub len: u64,
+    /// The cases with their labels.
+    pub cases: I,
+}
+
+impl<I: Iterator<Item = (Board, Status)>> CaseSource for Cases<I> {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn blocks(self: Box<Self>, sink: &mut BlockSink) {
+        let mut block = Vec::with_capacity(4096);
+        for c in self.cases {
+            block.push(c);
+            if block.len() == block.capacity() {
+                if !sink(&block) {
+                    return;
+                }
+                block.clear();
+            }
+        }
+        if !block.is_empty() {
+            sink(&block);
+        }
+    }
+}
+
+/// How to run the solver.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The command, run by `sh -c`. Every `{}` in it is replaced by the path of a file holding
+    /// the input; without `{}` the input goes to standard input.
+    pub command: String,
+    /// Cases per run of the solver.
+    pub chunk: usize,
+    /// Solver processes at once.
+    pub jobs: usize,
+    /// Longest a run may take.
+    pub timeout: Duration,
+    /// Failures (wrong answers and broken runs) after which the audit stops.
+    pub max_failures: usize,
+}
+
+/// A run of the solver that went wrong as a whole: it crashed, hung, or its output was not a
+/// list of answers.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Problem {
+    /// The chunk, from 1.
+    pub chunk: u64,
+    /// Its first and last case among the audited boards, from 1.
+    pub first_case: u64,
+    /// Its last case among the audited boards, from 1.
+    pub last_case: u64,
+    /// A short name: `exit`, `signal`, `timeout`, `too-few`, `too-many`, `misnumbered`,
+    /// `garbage`, `long-line` or `run`.
+    pub kind: &'static str,
+    /// What happened, in words.
+    pub what: String,
+    /// Answers read from this run before it went wrong (they are checked).
+    pub answered: u64,
+    /// The output line at fault, from 1, and its text.
+    pub line: Option<u64>,
+    /// The text of that line.
+    pub text: Option<String>,
+    /// The case the run was at: the one the bad line was meant for, or the first unanswered
+    /// one, with its board and label.
+    pub case: Option<u64>,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "opt_board_line"))]
+    /// The board of that case.
+    pub board: Option<Board>,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "opt_status"))]
+    /// The label of that case.
+    pub expected: Option<Status>,
+    /// The end of what the solver wrote to standard error.
+    pub stderr: String,
+}
+
+#[cfg(feature = "serde")]
+fn opt_board_line<S: serde::Serializer>(b: &Option<Board>, s: S) -> Result<S::Ok, S::Error> {
+    match b {
+        Some(b) => s.serialize_str(&b.to_line()),
+        None => s.serialize_none(),
+    }
+}
+
+#[cfg(feature = "serde")]
+fn opt_status<S: serde::Serializer>(st: &Option<Status>, s: S) -> Result<S::Ok, S::Error> {
+    match st {
+        Some(st) => s.serialize_str(st.answer()),
+        None => s.serialize_none(),
+    }
+}
+
+/// The outcome of an audit.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Report {
+    /// The solver's command line.
+    pub command: String,
+    /// Cases per run.
+    pub chunk: usize,
+    /// Runs at a time.
+    pub jobs: usize,
+    /// Boards in the source.
+    pub boards: u64,
+    /// Boards whose answer was read and compared.
+    pub checked: u64,
+    /// Of those, answered wrongly.
+    pub wrong: u64,
+    /// Boards with no answer read: never run (after a stop), or in a run that went wrong.
+    pub unchecked: u64,
+    /// Runs of the solver counted in the report.
+    pub runs: u64,
+    /// Whether the audit stopped at `max_failures` before the last board.
+    pub stopped_early: bool,
+    /// Whether a signal (Ctrl-C) stopped the audit.
+    pub interrupted: bool,
+    /// The first wrong answers in case order, with the runs that went wrong, at most
+    /// `max_failures` of both together (broken runs are always listed).
+    pub failures: Vec<Failure>,
+    /// Every kind of wrong answer seen, in order of first appearance, with its smallest board.
+    pub kinds: Vec<Kind>,
+    /// Runs that went wrong (crash, timeout, unreadable output), in case order.
+    pub problems: Vec<Problem>,
+    /// Wall time of the whole audit.
+    pub seconds: f64,
+}
+
+impl Report {
+    /// Whether every board was answered, and answered right.
+    pub fn passed(&self) -> bool {
+        self.wrong == 0 && self.problems.is_empty() && self.unchecked == 0 && !self.interrupted
+    }
+
+    /// The boards worth keeping as a regression test, with their labels: the smallest board of
+    /// each kind of failure first, then the other listed failures, then the boards runs broke
+    /// at, each board once.
+    pub fn failing_cases(&self) -> Vec<(Board, Status)> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        let minimal = self.kinds.iter().map(|k| &k.minimal);
+        for f in minimal.chain(&self.failures) {
+            if seen.insert(f.case) {
+                out.push((f.board, f.expected));
+            }
+        }
+        for p in &self.problems {
+            if let (Some(case), Some(b), Some(s)) = (p.case, p.board, p.expected)
+                && seen.insert(case)
+            {
+                out.push((b, s));
+            }
+        }
+        out
+    }
+}
+
+/// A chunk of consecutive cases.
+struct Chunk {
+    /// From 0.
+    index: u64,
+    /// Position of its first case among all, from 0.
+    first_case: u64,
+    cases: Vec<(Board, Status)>,
+}
+
+/// What a worker found in one chunk.
+struct Outcome {
+    index: u64,
+    cases: u64,
+    answered: u64,
+    tally: Tally,
+    problem: Option<Problem>,
+    /// The run was stopped; its findings are not used.
+    cancelled: bool,
+}
+
+/// Longest wait of the collecting thread before it looks at the interrupt flag again.
+const TICK: Duration = Duration::from_millis(50);
+
+/// Runs the solver on every board of `source` and compares its answers with the labels.
+/// `cancel` is polled throughout; once it says so, every solver is killed and the report
+/// comes back marked as interrupted. `progress(cases, failures)` is called as each run's
+/// cases are checked, with the failures seen so far.
+pub fn audit<'a>(
+    source: Box<dyn CaseSource + 'a>,
+    opts: &Options,
+    cancel: &(dyn Fn() -> bool + Sync),
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> io::Result<Report> {
+    let start = Instant::now();
+    let total = source.len();
+    let chunk = opts.chunk.max(1);
+    let jobs = opts.jobs.max(1);
+    let keep = opts.max_failures.max(1);
+    let temp = if opts.command.contains("{}") {
+        Some(TempDir::new()?)
+    } else {
+        None
+    };
+    let stop = AtomicBool::new(false);
+    let halt = || stop.load(Ordering::Relaxed) || cancel();
+    let failures_seen = AtomicU64::new(0);
+
+    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Chunk>(jobs);
+    let chunk_rx = Mutex::new(chunk_rx);
+    let (out_tx, out_rx) = mpsc::channel::<Outcome>();
+    let (free_tx, free_rx) = mpsc::channel::<Chunk>();
+
+    let mut report = Report {
+        command: opts.command.clone(),
+        chunk,
+        jobs,
+        boards: total,
+        checked: 0,
+        wrong: 0,
+        unchecked: 0,
+        runs: 0,
+        stopped_early: false,
+        interrupted: false,
+        failures: Vec::new(),
+        kinds: Vec::new(),
+        problems: Vec::new(),
+        seconds: 0.0,
+    };
+    let mut tally = Tally::new(keep);
+
+    std::thread::scope(|scope| {
+        for worker in 0..jobs {
+            let out_tx = out_tx.clone();
+            let free_tx = free_tx.clone();
+            let (chunk_rx, halt, temp) = (&chunk_rx, &halt, &temp);
+            let failures_seen = &failures_seen;
+            scope.spawn(move || {
+                let file = temp
+                    .as_ref()
+                    .map(|t| t.path.join(format!("input-{worker}.in")));
+                let command = match &file {
+                    Some(f) => opts.command.replace("{}", &shell_quote(f)),
+                    None => opts.command.clone(),
+                };
+                let mut scratch = Scratch::default();
+                loop {
+                    let next = chunk_rx.lock().map(|rx| rx.recv());
+                    let Ok(Ok(c)) = next else { break };
+                    let outcome = if halt() {
+                        cancelled(&c)
+                    } else {
+                        let file = file.as_deref();
+                        run_chunk(&c, &command, file, opts, keep, halt, &mut scratch)
+                    };
+                    // The chunk's vectors go back to the producer for the next chunks.
+                    let _ = free_tx.send(c);
+                    failures_seen.fetch_add(
+                        outcome.tally.wrong + outcome.problem.is_some() as u64,
+                        Ordering::Relaxed,
+                    );
+                    if out_tx.send(outcome).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(out_tx);
+        drop(free_tx);
+
+        // Outcomes are committed in chunk order, on a thread of their own: the calling thread
+        // produces the chunks, since a source need not be movable to another thread.
+        let (report, tally, stop) = (&mut report, &mut tally, &stop);
+        let failures_seen = &failures_seen;
+        scope.spawn(move || {
+            let out_rx = out_rx;
+            let mut pending: BTreeMap<u64, Outcome> = BTreeMap::new();
+            let mut next = 0u64;
+            let mut listed = 0usize;
+            loop {
+                if cancel() && !report.interrupted {
+                    report.interrupted = true;
+                    stop.store(true, Ordering::Relaxed);
+                }
+                match out_rx.recv_timeout(TICK) {
+                    Ok(o) => {
+                        progress(o.cases, failures_seen.load(Ordering::Relaxed));
+                        pending.insert(o.index, o);
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+                while let Some(o) = pending.remove(&next) {
+                    next += 1;
+                    if o.cancelled || report.stopped_early {
+                        continue;
+                    }
+                    report.runs += 1;
+                    report.checked += o.answered;
+                    let room = keep.saturating_sub(listed);
+                    listed += (o.tally.wrong as usize).min(room);
+                    tally.merge(o.tally);
+                    if let Some(p) = o.problem {
+                        report.problems.push(p);
+                        listed += 1;
+                    }
+                    if listed >= keep {
+                        report.stopped_early = true;
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        });
+
+        let free_rx = free_rx;
+        let mut next = Chunk {
+            index: 0,
+            first_case: 0,
+            cases: Vec::with_capacity(chunk),
+        };
+        let send = |c: &mut Chunk| -> bool {
+            let cases = match free_rx.try_recv() {
+                Ok(mut old) => {
+                    old.cases.clear();
+                    old.cases
+                }
+                Err(_) => Vec::with_capacity(chunk),
+            };
+            let full = std::mem::replace(
+                c,
+                Chunk {
+                    index: c.index + 1,
+                    first_case: c.first_case + c.cases.len() as u64,
+                    cases,
+                },
+            );
+            !halt() && chunk_tx.send(full).is_ok()
+        };
+        source.blocks(&mut |mut block| {
+            while !block.is_empty() {
+                let take = (chunk - next.cases.len()).min(block.len());
+                next.cases.extend_from_slice(&block[..take]);
+                block = &block[take..];
+                if next.cases.len() == chunk && !send(&mut next) {
+                    return false;
+                }
+            }
+            !halt()
+        });
+        if !next.cases.is_empty() {
+            send(&mut next);
+        }
+        drop(chunk_tx);
+    });
+    report.wrong = tally.wrong;
+    report.failures = tally.first;
+    report.kinds = tally.kinds;
+    report.unchecked = total - report.checked;
+    // Stopping at the last chunk leaves nothing unchecked: that is not an early stop.
+    report.stopped_early &= report.unchecked > 0 || !report.problems.is_empty();
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+fn cancelled(c: &Chunk) -> Outcome {
+    Outcome {
+        index: c.index,
+        cases: c.cases.len() as u64,
+        answered: 0,
+        tally: Tally::default(),
+        problem: None,
+        cancelled: true,
+    }
+}
+
+/// Buffers a worker keeps from one chunk to the next: allocating tens of megabytes afresh for
+/// every chunk would cost more in page faults than the checking itself.
+#[derive(Default)]
+struct Scratch {
+    input: Vec<u8>,
+    statuses: Vec<Status>,
+    expected: Vec<u8>,
+    read: Vec<u8>,
+}
+
+/// Runs the solver on one chunk and checks what it printed.
+fn run_chunk(
+    c: &Chunk,
+    command: &str,
+    file: Option<&Path>,
+    opts: &Options,
+    keep: usize,
+    halt: &(dyn Fn() -> bool + Sync),
+    scratch: &mut Scratch,
+) -> Outcome {
+    let Scratch {
+        input,
+        statuses,
+        expected,
+        read,
+    } = scratch;
+    // The cases are written into place, not appended one by one: this loop runs for every
+    // board of the audit.
+    input.clear();
+    codejam::push_count(input, c.cases.len() as u64);
+    let width = codejam::case_text(Board::default()).len();
+    let head = input.len();
+    input.resize(head + c.cases.len() * width, 0);
+    for (text, &(b, _)) in input[head..].chunks_exact_mut(width).zip(&c.cases) {
+        text.copy_from_slice(&codejam::case_text(b));
+    }
+    statuses.clear();
+    statuses.extend(c.cases.iter().map(|c| c.1));
+    expected.clear();
+    let mut writer = AnswerWriter::new(std::mem::take(expected));
+    *expected = writer
+        .push_all(statuses)
+        .and_then(|()| writer.finish())
+        .expect("writing to memory does not fail");
+    let mut checker = Checker::new(&c.cases, c.first_case, expected, keep);
+    let deadline = Instant::now()
+        .checked_add(opts.timeout)
+        .unwrap_or_else(|| Instant::now() + Duration::from_secs(1 << 30));
+    let finished = match file {
+        Some(path) => match std::fs::write(path, &input) {
+            Ok(()) => process::run(
+                command,
+                None,
+                deadline,
+                halt,
+                &mut |b| checker.feed(b),
+                read,
+            ),
+            Err(e) => process::Finished {
+                ending: Ending::Failed(io::Error::new(
+                    e.kind(),
+                    format!("cannot write {}: {e}", path.display()),
+                )),
+                stderr: Vec::new(),
+            },
+        },
+        None => process::run(
+            command,
+            Some(input),
+            deadline,
+            halt,
+            &mut |b| checker.feed(b),
+            read,
+        ),
+    };
+    let cases = c.cases.len();
+    // A problem with the run as a whole, unless the output itself broke first.
+    let verdict: Option<(&'static str, String)> = match &finished.ending {
+        Ending::Stopped => return cancelled(c),
+        _ if checker.broken.is_some() => None,
+        Ending::Rejected => None,
+        Ending::Exited(0) => {
+            checker.finish(true);
+            let answered = checker.answered();
+            (answered < cases).then(|| {
+                let what = format!(
+                    "printed {} answers for {} cases",
+                    crate::output::grouped(answered as u128),
+                    crate::output::grouped(cases as u128)
+                );
+                ("too-few", what)
+            })
+        }
+        Ending::Exited(code) => {
+            checker.finish(false);
+            Some(("exit", format!("exited with status {code}")))
+        }
+        Ending::Signalled(sig) => {
+            checker.finish(false);
+            let what = format!("killed by signal {sig}{}", signal_name(*sig));
+            Some(("signal", what))
+        }
+        Ending::TimedOut => {
+            let what = format!(
+                "still running after {} s: killed",
+                seconds_text(opts.timeout)
+            );
+            Some(("timeout", what))
+        }
+        Ending::Failed(e) => Some(("run", format!("could not run: {e}"))),
+    };
+    let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
+    let answered = checker.answered() as u64;
+    // What went wrong, the output line at fault and its text, and the case the run was at.
+    let found = match checker.broken.clone() {
+        Some(b) => {
+            let kind = match b.what {
+                Broken::Garbage => "garbage",
+                Broken::Misnumbered(_) => "misnumbered",
+                Broken::TooMany => "too-many",
+                Broken::LongLine => "long-line",
+            };
+            let what = format!("line {}: {}", b.line, b.what);
+            Some((kind, what, Some(b.line), Some(b.text), b.answered))
+        }
+        None => verdict.map(|(kind, what)| (kind, what, None, None, answered as usize)),
+    };
+    let problem = found.map(|(kind, what, line, text, at)| {
+        let case = c.cases.get(at);
+        Problem {
+            chunk: c.index + 1,
+            first_case: c.first_case + 1,
+            last_case: c.first_case + cases as u64,
+            kind,
+            what,
+            answered,
+            line,
+            text,
+            case: case.map(|_| c.first_case + at as u64 + 1),
+            board: case.map(|x| x.0),
+            expected: case.map(|x| x.1),
+            stderr,
+        }
+    });
+    Outcome {
+        index: c.index,
+        cases: cases as u64,
+        answered,
+        tally: checker.tally,
+        problem,
+        cancelled: false,
+    }
+}
+
+/// A duration in seconds, without useless decimals.
+fn seconds_text(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s}")
+    }
+}
+
+/// ` (SIGSEGV)` for the common signals, nothing for the others.
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGABRT => " (SIGABRT)",
+        libc::SIGBUS => " (SIGBUS)",
+        libc::SIGFPE => " (SIGFPE)",
+        libc::SIGILL => " (SIGILL)",
+        libc::SIGKILL => " (SIGKILL)",
+        libc::SIGPIPE => " (SIGPIPE)",
+        libc::SIGSEGV => " (SIGSEGV)",
+        libc::SIGTERM => " (SIGTERM)",
+        _ => "",
+    }
+}
+
+/// A path as one shell word.
+fn shell_quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
+}
+
+/// A private directory for input files, removed with everything in it when dropped.
+struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    fn new() -> io::Result<TempDir> {
+        let base = std::env::temp_dir();
+        for k in 0..1000 {
+            let path = base.join(format!("tomek-audit-{}-{k}", std::process::id()));
+            match std::fs::create_dir(&path) {
+                Ok(()) => return Ok(TempDir { path }),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(io::Error::new(
+                        e.kind(),
+                        format!("cannot create a directory in {}: {e}", base.display()),
+                    ));
+                }
+            }
+        }
+        Err(io::Error::other("no free temporary directory name"))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}

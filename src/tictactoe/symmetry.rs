@@ -1,0 +1,251 @@
+//! Symmetries of a board: permutations of the squares that map the set of winning lines onto
+//! itself. They preserve every rule, so two boards one symmetry apart have the same status,
+//! the same value and the same number of games below them.
+//!
+//! [`automorphisms`] finds the whole group by search rather than listing it: on the 4×4 board it
+//! holds 32 permutations, four times the 8 rotations and reflections, because swapping the two
+//! middle rows and the two middle columns together (or the outer pairs with the inner pairs)
+//! keeps every row, column and diagonal a line.
+
+use crate::tictactoe::board::Board;
+use crate::tictactoe::rules::Geometry;
+
+/// A permutation of the squares, applied to masks with two byte tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Perm {
+    /// `image[s]`: where square `s` goes.
+    pub image: Vec<u8>,
+    lo: [u16; 256],
+    hi: [u16; 256],
+}
+
+impl Perm {
+    /// The permutation sending square `s` to `image[s]`.
+    pub fn new(image: Vec<u8>) -> Perm {
+        let mut lo = [0u16; 256];
+        let mut hi = [0u16; 256];
+        for v in 0..256usize {
+            for (s, &to) in image.iter().enumerate() {
+                let bit = 1u16 << to;
+                if s < 8 && v >> s & 1 == 1 {
+                    lo[v] |= bit;
+                }
+                if s >= 8 && v >> (s - 8) & 1 == 1 {
+                    hi[v] |= bit;
+                }
+            }
+        }
+        Perm { image, lo, hi }
+    }
+
+    /// The image of a set of squares.
+    #[inline]
+    pub fn apply(&self, m: u16) -> u16 {
+        self.lo[(m & 0xFF) as usize] | self.hi[(m >> 8) as usize]
+    }
+
+    /// The image of a board (stones and `T` move together).
+    #[inline]
+    pub fn board(&self, b: Board) -> Board {
+        Board {
+            x: self.apply(b.x),
+            o: self.apply(b.o),
+            t: self.apply(b.t),
+        }
+    }
+
+    /// Whether every square stays in place.
+    pub fn is_identity(&self) -> bool {
+        self.image
+            .iter()
+            .enumerate()
+            .all(|(s, &to)| s == to as usize)
+    }
+}
+
+/// Which symmetries count two boards as the same.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Symmetry {
+    /// Every permutation of squares that maps lines onto lines (found by search).
+    #[default]
+    Full,
+    /// The rotations and reflections of the board only.
+    Dihedral,
+}
+
+impl Symmetry {
+    /// Every permutation of the group on geometry `g`.
+    pub fn group(self, g: &Geometry) -> Vec<Perm> {
+        match self {
+            Symmetry::Full => automorphisms(g),
+            Symmetry::Dihedral => dihedral(g),
+        }
+    }
+}
+
+/// Every permutation of the squares that maps the set of lines onto itself, identity first.
+///
+/// Squares are given images one at a time. The squares of a line already placed must land
+/// inside one line (an automorphism maps the whole line onto a line), and once every square of
+/// a line has an image, that image must be a line: together these prune the search to a few
+/// thousand nodes.
+pub fn automorphisms(g: &Geometry) -> Vec<Perm> {
+    let n = g.cells() as usize;
+    let lines: std::collections::HashSet<u16> = g.lines.iter().copied().collect();
+    // Lines grouped by their highest square: checked once that square has its image.
+    let mut closing: Vec<Vec<u16>> = vec![Vec::new(); n];
+    for &l in &g.lines {
+        closing[15 - l.leading_zeros() as usize].push(l);
+    }
+    // Every subset of a line, and the lines through each square.
+    let mut within = vec![false; 1 << n];
+    for &l in &g.lines {
+        let mut sub = l;
+        loop {
+            within[sub as usize] = true;
+            if sub == 0 {
+                break;
+            }
+            sub = (sub - 1) & l;
+        }
+    }
+    let through: Vec<Vec<u16>> = (0..n)
+        .map(|q| {
+            g.lines
+                .iter()
+                .copied()
+                .filter(|l| l >> q & 1 == 1)
+                .collect()
+        })
+        .collect();
+    let ctx = Ctx {
+        n,
+        closing,
+        through,
+        within,
+        lines,
+    };
+    let mut found = Vec::new();
+    let mut image = vec![0u8; n];
+    struct Ctx {
+        n: usize,
+        closing: Vec<Vec<u16>>,
+        through: Vec<Vec<u16>>,
+        within: Vec<bool>,
+        lines: std::collections::HashSet<u16>,
+    }
+    fn search(s: usize, used: u16, image: &mut Vec<u8>, ctx: &Ctx, found: &mut Vec<Vec<u8>>) {
+        if s == ctx.n {
+            found.push(image.clone());
+            return;
+        }
+        let mapped = |l: u16, image: &[u8]| {
+            (0..=s)
+                .filter(|&q| l >> q & 1 == 1)
+                .fold(0u16, |m, q| m | 1 << image[q])
+        };
+        for to in 0..ctx.n {
+            if used >> to & 1 == 1 {
+                continue;
+            }
+            image[s] = to as u8;
+            let ok = ctx.through[s]
+                .iter()
+                .all(|&l| ctx.within[mapped(l, image) as usize])
+                && ctx.closing[s]
+                    .iter()
+                    .all(|&l| ctx.lines.contains(&mapped(l, image)));
+            if ok {
+                search(s + 1, used | 1 << to, image, ctx, found);
+            }
+        }
+    }
+    search(0, 0, &mut image, &ctx, &mut found);
+    found.sort();
+    found.into_iter().map(Perm::new).collect()
+}
+
+/// The rotations and reflections that map the board onto itself: 8 for a square board, 4 for
+/// a rectangle; identity first. Kept only when they also map lines onto lines.
+pub fn dihedral(g: &Geometry) -> Vec<Perm> {
+    let (rows, cols) = (g.rows as i32, g.cols as i32);
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for transpose in [false, true] {
+        if transpose && rows != cols {
+            continue;
+        }
+        for flip_r in [false, true] {
+            for flip_c in [false, true] {
+                let image = (0..rows * cols)
+                    .map(|s| {
+                        let (mut r, mut c) = (s / cols, s % cols);
+                        if flip_r {
+                            r = rows - 1 - r;
+                        }
+                        if flip_c {
+                            c = cols - 1 - c;
+                        }
+                        if transpose {
+                            std::mem::swap(&mut r, &mut c);
+                        }
+                        (r * cols + c) as u8
+                    })
+                    .collect();
+                out.push(image);
+            }
+        }
+    }
+    out.sort();
+    let lines: std::collections::HashSet<u16> = g.lines.iter().copied().collect();
+    out.into_iter()
+        .map(Perm::new)
+        .filter(|p| g.lines.iter().all(|&l| lines.contains(&p.apply(l))))
+        .collect()
+}
+
+/// Whether `b` is the smallest board of its orbit under `group` (comparing packed codes).
+#[inline]
+pub fn is_canonical(b: Board, group: &[Perm]) -> bool {
+    let code = b.pack();
+    group.iter().all(|g| g.board(b).pack() >= code)
+}
+
+/// The smallest board of the orbit of `b`.
+pub fn canonical(b: Board, group: &[Perm]) -> Board {
+    group.iter().map(|g| g.board(b)).min().unwrap_or(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_orders() {
+        let g4 = Geometry::tomek();
+        let full = automorphisms(g4);
+        assert_eq!(full.len(), 32);
+        assert!(full[0].is_identity());
+        assert_eq!(dihedral(g4).len(), 8);
+        let g3 = Geometry::new(3, 3, 3, false).unwrap();
+        assert_eq!(automorphisms(&g3).len(), 8);
+        assert_eq!(dihedral(&g3), automorphisms(&g3));
+        // Every dihedral symmetry is an automorphism.
+        for d in dihedral(g4) {
+            assert!(full.contains(&d));
+        }
+    }
+
+    #[test]
+    fn group_is_closed_under_composition() {
+        let full = automorphisms(Geometry::tomek());
+        for a in &full {
+            for b in &full {
+                let ab: Vec<u8> = (0..16).map(|s| b.image[a.image[s] as usize]).collect();
+                assert!(full.iter().any(|p| p.image == ab));
+            }
+        }
+    }
+}

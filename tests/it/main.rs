@@ -1,0 +1,19 @@
+//! The integration tests: one binary, a module per area, one shared harness, and the published
+//! figures in one module that names their sources.
+
+mod harness;
+mod published;
+
+mod audit_solver;
+mod check_cli;
+mod enumerate_cli;
+mod enumeration;
+mod evaluators;
+mod fourow;
+mod fourow_count;
+mod games;
+mod generate;
+mod generate_cli;
+mod pipes;
+mod solve_cli;
+mod validate_cli;

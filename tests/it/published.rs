@@ -1,0 +1,125 @@
+//! Published figures, each with its source, and the engine held to them. Every other test that
+//! needs one of these numbers takes it from here.
+
+use tomek::tictactoe::rules::Geometry;
+use tomek::tictactoe::space::{SetupSpace, Space, explore_hashed};
+use tomek::tictactoe::stats::{Sections, analyze};
+use tomek::tictactoe::symmetry::Symmetry;
+
+/// Figures of classic tic-tac-toe (3×3, three in a row).
+pub struct TicTacToe {
+    /// Positions reachable in play, the empty board included.
+    pub boards: u64,
+    /// Of those, won by X, won by O, drawn (full with no line), and still open.
+    pub boards_by_status: [u64; 4],
+    /// Complete games (move sequences) won by X.
+    pub games_x_won: u64,
+    /// Complete games won by O.
+    pub games_o_won: u64,
+    /// Complete games ending full with no line.
+    pub games_drawn: u64,
+    /// Reachable positions up to the 8 rotations and reflections.
+    pub orbits: u64,
+}
+
+/// Classic tic-tac-toe: 5,478 legal positions (958 of them terminal: 626 won by X, 316 by O,
+/// 16 drawn), 255,168 games (131,184 won by X, 77,904 by O, 46,080 drawn) and 765 essentially
+/// different positions. Source: the combinatorics of the game as published in the
+/// encyclopedia article "Tic-tac-toe" (Wikipedia), from Schaefer's enumeration.
+pub const TIC_TAC_TOE: TicTacToe = TicTacToe {
+    boards: 5_478,
+    boards_by_status: [626, 316, 16, 4_520],
+    games_x_won: 131_184,
+    games_o_won: 77_904,
+    games_drawn: 46_080,
+    orbits: 765,
+};
+
+/// 4×4 tic-tac-toe (four in a row, no `T`): complete games. Source: OEIS A061526.
+pub const A061526_GAMES_4X4: u64 = 15_038_733_958_272;
+
+/// 4×4 tic-tac-toe: terminal positions up to the 8 rotations and reflections, after 7 to 16
+/// moves (none before). Source: OEIS A317576.
+pub const A317576_TERMINAL_ORBITS_4X4: [u64; 10] =
+    [280, 642, 4942, 6770, 20286, 16042, 20998, 7970, 3774, 1059];
+
+/// Connect Four (7×6): distinct positions after 0 to 18 plies. Source: OEIS A212693
+/// (Edelkamp and Kissmann's counts, confirmed by Tromp).
+pub const A212693: [u64; 19] = [
+    1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275, 558186, 1662623, 4568683, 12236101, 30929111,
+    75437595, 176541259, 394591391, 858218743, 1763883894,
+];
+
+#[test]
+fn classic_tic_tac_toe_figures() {
+    let g = Geometry::new(3, 3, 3, false).unwrap();
+    let s = analyze(&g, &g.setups(), Sections::ALL);
+    let p = TIC_TAC_TOE;
+    assert_eq!(s.total.boards.total(), p.boards);
+    assert_eq!(s.total.boards.into_array(), p.boards_by_status);
+    assert_eq!(
+        s.total.boards.terminal(),
+        p.boards_by_status[..3].iter().sum::<u64>()
+    );
+    let games = s.total.games.unwrap();
+    assert_eq!(
+        (games.x_won, games.o_won, games.draw),
+        (p.games_x_won, p.games_o_won, p.games_drawn)
+    );
+    assert_eq!(games.total(), p.games_x_won + p.games_o_won + p.games_drawn);
+    assert_eq!(s.setups[0].value.as_deref(), Some("Draw"));
+    let orbits = s.orbits.unwrap();
+    assert_eq!(orbits.group_order, 8);
+    assert_eq!(orbits.boards.total(), p.orbits);
+}
+
+#[test]
+fn classic_tic_tac_toe_positions_by_three_walks() {
+    let g = std::sync::Arc::new(Geometry::new(3, 3, 3, false).unwrap());
+    let space = Space::explore(g.clone());
+    assert_eq!(space.len(), TIC_TAC_TOE.boards);
+    let t = space.setups[0].totals();
+    assert_eq!(t.into_array(), TIC_TAC_TOE.boards_by_status);
+    assert_eq!(explore_hashed(&g, 0), space.setups[0].counts);
+    assert_eq!(
+        SetupSpace::explore_memo(&g, 0).counts,
+        space.setups[0].counts
+    );
+}
+
+#[test]
+fn four_by_four_without_t_games_match_oeis_a061526() {
+    let g = Geometry::new(4, 4, 4, false).unwrap();
+    let s = analyze(
+        &g,
+        &g.setups(),
+        Sections {
+            games: true,
+            values: false,
+            symmetry: None,
+        },
+    );
+    assert_eq!(s.total.games.unwrap().total(), A061526_GAMES_4X4);
+}
+
+#[test]
+fn four_by_four_without_t_terminal_orbits_match_oeis_a317576() {
+    let g = Geometry::new(4, 4, 4, false).unwrap();
+    let s = analyze(
+        &g,
+        &g.setups(),
+        Sections {
+            games: false,
+            values: false,
+            symmetry: Some(Symmetry::Dihedral),
+        },
+    );
+    let orbits = s.orbits.unwrap();
+    assert_eq!(orbits.group_order, 8);
+    let terminal: Vec<u64> = orbits.boards_by_ply[7..=16]
+        .iter()
+        .map(|b| b.terminal())
+        .collect();
+    assert_eq!(terminal, A317576_TERMINAL_ORBITS_4X4);
+    assert!(orbits.boards_by_ply[..7].iter().all(|b| b.terminal() == 0));
+}
