@@ -1,0 +1,386 @@
+//! Writing inputs and answers: case texts from row tables, and [`AnswerWriter`], which fills
+//! a reused buffer and writes case numbers as decimal digits built in place.
+
+use super::read::CASE_BYTES;
+use crate::outcome::Status;
+use crate::tictactoe::board::Board;
+use std::io::{self, Write};
+
+/// Appends the count line of an input.
+pub fn push_count(buf: &mut Vec<u8>, count: u64) {
+    push_number(buf, count);
+    buf.push(b'\n');
+}
+
+/// The text of every row: `ROW_TEXT[x << 8 | o << 4 | t]` for the row's 4-bit X, O and `T`
+/// masks (X wins a clash, as in [`Board::symbol`]), so a row is one look-up, not four tests.
+pub(super) static ROW_TEXT: [[u8; 4]; 4096] = {
+    let mut table = [[0u8; 4]; 4096];
+    let mut i = 0;
+    while i < 4096 {
+        let mut c = 0;
+        while c < 4 {
+            let bit = 1 << c;
+            table[i][c] = if (i >> 8) & bit != 0 {
+                b'X'
+            } else if (i >> 4) & bit != 0 {
+                b'O'
+            } else if i & bit != 0 {
+                b'T'
+            } else {
+                b'.'
+            };
+            c += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// A case as Code Jam text: four rows and the empty line that ends every case.
+#[inline]
+pub fn case_text(b: Board) -> [u8; CASE_BYTES] {
+    let mut out = [b'\n'; CASE_BYTES];
+    for r in 0..4 {
+        let nib = |m: u16| ((m >> (4 * r)) & 0xF) as usize;
+        let row = ROW_TEXT[nib(b.x) << 8 | nib(b.o) << 4 | nib(b.t)];
+        out[5 * r..5 * r + 4].copy_from_slice(&row);
+    }
+    out
+}
+
+/// Appends a case as Code Jam text: four rows and the empty line that ends every case.
+#[inline]
+pub fn push_case(buf: &mut Vec<u8>, b: Board) {
+    buf.extend_from_slice(&case_text(b));
+}
+
+/// Writes a whole input: the count, then every board.
+pub fn write_input<W: Write>(out: &mut W, boards: &[Board]) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(16 + boards.len() * CASE_BYTES);
+    push_count(&mut buf, boards.len() as u64);
+    for &b in boards {
+        push_case(&mut buf, b);
+    }
+    out.write_all(&buf)
+}
+
+/// Appends `n` in decimal without going through `fmt`.
+pub fn push_number(buf: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&digits[i..]);
+}
+
+/// The answers with their newline, in [`Status::ALL`] order.
+pub(super) const ANSWER_LINES: [&[u8]; 4] = [
+    b"X won\n",
+    b"O won\n",
+    b"Draw\n",
+    b"Game has not completed\n",
+];
+
+/// Appends one answer line, `Case #x: status\n`, for any case number.
+pub fn push_answer(buf: &mut Vec<u8>, case: u64, status: Status) {
+    buf.extend_from_slice(b"Case #");
+    push_number(buf, case);
+    buf.extend_from_slice(b": ");
+    buf.extend_from_slice(ANSWER_LINES[status.index()]);
+}
+
+/// The answers as the tail of a line (`: ` answer newline), each padded to 32 bytes so that
+/// copying one is a fixed-size move, with their real lengths. In [`Status::ALL`] order.
+pub(super) const ANSWER_TAILS: [([u8; 32], usize); 4] = {
+    let mut tails = [([0u8; 32], 0); 4];
+    let mut k = 0;
+    while k < 4 {
+        let line = ANSWER_LINES[k];
+        tails[k].0[0] = b':';
+        tails[k].0[1] = b' ';
+        let mut i = 0;
+        while i < line.len() {
+            tails[k].0[2 + i] = line[i];
+            i += 1;
+        }
+        tails[k].1 = 2 + line.len();
+        k += 1;
+    }
+    tails
+};
+
+/// `0x01` in each of the 16 bytes of a `u128`.
+pub(super) const BYTE_ONES: u128 = u128::MAX / 0xFF;
+
+/// Most digits a case number may have for the fast path: `Case #` and the digits must fit in
+/// the 16 bytes of one store.
+pub(super) const FAST_DIGITS: usize = 10;
+
+/// Writes `Case #x: status` lines for cases 1, 2, 3, … into a reused buffer.
+///
+/// This is most of the work of `solve`, so a line is two fixed-size stores and no call:
+/// `Case #` with the case number (16 bytes, held in a register), then the answer (32 bytes,
+/// from a table), the second store overwriting the padding of the first. The number is
+/// incremented in the register; incrementing digits in a byte array and then copying the
+/// array stalls the processor (a wide load of freshly stored bytes cannot be forwarded) and
+/// took a third of the time. The buffer goes to the output whenever it passes 64 KiB, always at
+/// a line end.
+pub struct AnswerWriter<W: Write> {
+    out: W,
+    /// Room for the lines held before a write, plus one line and the padding of its last
+    /// store.
+    buf: Vec<u8>,
+    /// Buffered bytes that trigger a write: [`FLUSH_AT`], or never for a writer that keeps
+    /// its lines (see [`AnswerWriter::keeping`]).
+    flush_at: usize,
+    len: usize,
+    /// The case number of the next line.
+    next: u64,
+    /// `Case #` and the digits of `next`, in reading order from the most significant byte
+    /// (stored big-endian), zeros after the last digit.
+    prefix: u128,
+    /// Bytes of `prefix` in use: 6 plus the number of digits; 0 when the number is too long
+    /// for the fast path.
+    prefix_len: usize,
+    /// 1 in the last digit's byte of `prefix`.
+    unit: u128,
+    /// How many more times the last digit can grow before it carries.
+    room: u8,
+    /// `0x01` in each digit's byte of `prefix`.
+    digit_ones: u128,
+    /// The first number with more digits, where `prefix` must be rebuilt.
+    limit: u64,
+}
+
+/// Buffered bytes that trigger a write.
+pub(super) const FLUSH_AT: usize = 1 << 16;
+
+/// Room a line may take in the buffer: the longest line (`Case #`, 20 digits, `: Game has not
+/// completed` and its newline is 51 bytes) or the 48 bytes of the fast path's two stores.
+pub(super) const LINE_ROOM: usize = 64;
+
+impl AnswerWriter<io::Sink> {
+    /// A writer that keeps its lines in `buf` instead of writing them, for at most `lines`
+    /// lines from case `first` on: a text built in memory is then written once, not copied
+    /// from a staging buffer. `buf` is grown (never shrunk) to fit, so a buffer reused for
+    /// the same number of lines is never cleared again.
+    pub fn keeping(mut buf: Vec<u8>, first: u64, lines: usize) -> AnswerWriter<io::Sink> {
+        let room = (lines + 1) * LINE_ROOM;
+        if buf.len() < room {
+            buf.resize(room, 0);
+        }
+        AnswerWriter::with_buffer(io::sink(), first, buf, usize::MAX)
+    }
+
+    /// The buffer of a [`AnswerWriter::keeping`] writer and the length of the text in it.
+    pub fn into_kept(self) -> (Vec<u8>, usize) {
+        (self.buf, self.len)
+    }
+}
+
+impl<W: Write> AnswerWriter<W> {
+    /// A writer whose first line is case 1.
+    pub fn new(out: W) -> AnswerWriter<W> {
+        AnswerWriter::starting_at(out, 1)
+    }
+
+    /// A writer whose first line is case `first` (to continue a numbering elsewhere).
+    pub fn starting_at(out: W, first: u64) -> AnswerWriter<W> {
+        AnswerWriter::with_buffer(out, first, vec![0; FLUSH_AT + LINE_ROOM], FLUSH_AT)
+    }
+
+    fn with_buffer(out: W, first: u64, buf: Vec<u8>, flush_at: usize) -> AnswerWriter<W> {
+        let mut w = AnswerWriter {
+            out,
+            buf,
+            flush_at,
+            len: 0,
+            next: first,
+            prefix: 0,
+            prefix_len: 0,
+            unit: 0,
+            room: 0,
+            digit_ones: 0,
+            limit: 0,
+        };
+        w.set_number();
+        w
+    }
+
+    /// The number the next line will carry.
+    pub fn next_case(&self) -> u64 {
+        self.next
+    }
+
+    /// Rebuilds `prefix` for `next`, when it gains a digit.
+    #[cold]
+    #[inline(never)]
+    fn set_number(&mut self) {
+        let mut text = b"Case #".to_vec();
+        push_number(&mut text, self.next);
+        let width = text.len() - 6;
+        if width > FAST_DIGITS {
+            self.prefix_len = 0;
+            self.limit = u64::MAX;
+            return;
+        }
+        let mut bytes = [0u8; 16];
+        bytes[..text.len()].copy_from_slice(&text);
+        let shift = 8 * (16 - text.len()) as u32;
+        self.prefix = u128::from_be_bytes(bytes);
+        self.prefix_len = text.len();
+        self.unit = 1 << shift;
+        self.room = b'9' - text[text.len() - 1];
+        self.digit_ones = (BYTE_ONES >> (8 * (16 - width))) << shift;
+        self.limit = 10u64.pow(width as u32);
+    }
+
+    /// Writes the answer of the next case.
+    #[inline]
+    pub fn push(&mut self, status: Status) -> io::Result<()> {
+        if self.next < self.limit && self.prefix_len > 0 {
+            self.put_line(status);
+        } else {
+            self.push_slow(status);
+        }
+        if self.len >= self.flush_at {
+            self.write_out()?;
+        }
+        Ok(())
+    }
+
+    /// Appends the line of the next case; `prefix` must be valid for it.
+    #[inline(always)]
+    fn put_line(&mut self, status: Status) {
+        let (tail, tail_len) = &ANSWER_TAILS[status.index()];
+        let at = self.len;
+        self.buf[at..at + 16].copy_from_slice(&self.prefix.to_be_bytes());
+        let at = at + self.prefix_len;
+        self.buf[at..at + 32].copy_from_slice(tail);
+        self.len = at + tail_len;
+        self.next += 1;
+        if self.room > 0 {
+            self.room -= 1;
+            self.prefix += self.unit;
+        } else {
+            self.prefix = carry(self.prefix, self.unit, self.digit_ones);
+            self.room = 9;
+        }
+    }
+
+    /// Writes the answers of the next `statuses.len()` cases.
+    pub fn push_all(&mut self, statuses: &[Status]) -> io::Result<()> {
+        let mut done = 0;
+        while done < statuses.len() {
+            done += self.push_run(&statuses[done..]);
+            if self.len >= self.flush_at {
+                self.write_out()?;
+            } else if let Some(&s) = statuses.get(done) {
+                // A number that gains a digit, or one too long for the fast path.
+                self.push(s)?;
+                done += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes lines on the fast path until the buffer is full or the number needs more
+    /// digits; returns how many. The same work as [`AnswerWriter::put_line`], but on local
+    /// copies of the fields, which the compiler keeps in registers for the whole loop.
+    #[inline]
+    fn push_run(&mut self, statuses: &[Status]) -> usize {
+        if self.prefix_len == 0 {
+            return 0;
+        }
+        let (mut len, mut next, mut prefix, mut room) =
+            (self.len, self.next, self.prefix, self.room);
+        let (prefix_len, unit, limit, flush_at) =
+            (self.prefix_len, self.unit, self.limit, self.flush_at);
+        let buf = &mut self.buf[..];
+        let mut n = 0;
+        for &status in statuses {
+            if next >= limit {
+                break;
+            }
+            let (tail, tail_len) = &ANSWER_TAILS[status.index()];
+            buf[len..len + 16].copy_from_slice(&prefix.to_be_bytes());
+            buf[len + prefix_len..len + prefix_len + 32].copy_from_slice(tail);
+            len += prefix_len + tail_len;
+            next += 1;
+            n += 1;
+            if room > 0 {
+                room -= 1;
+                prefix += unit;
+            } else {
+                prefix = carry(prefix, unit, self.digit_ones);
+                room = 9;
+            }
+            if len >= flush_at {
+                break;
+            }
+        }
+        (self.len, self.next, self.prefix, self.room) = (len, next, prefix, room);
+        n
+    }
+
+    /// The line of a case that has just gained a digit, or of a number too long for the fast
+    /// path.
+    #[cold]
+    #[inline(never)]
+    fn push_slow(&mut self, status: Status) {
+        if self.next >= self.limit {
+            self.set_number();
+        }
+        if self.prefix_len > 0 {
+            return self.put_line(status);
+        }
+        let mut line = Vec::with_capacity(64);
+        push_answer(&mut line, self.next, status);
+        self.buf[self.len..self.len + line.len()].copy_from_slice(&line);
+        self.len += line.len();
+        self.next += 1;
+    }
+
+    /// Hands the buffer to the output; out of line, as it runs once per 64 KiB.
+    #[inline(never)]
+    fn write_out(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf[..self.len])?;
+        self.len = 0;
+        Ok(())
+    }
+
+    /// Writes what is buffered and flushes the output.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.write_out()?;
+        self.out.flush()
+    }
+
+    /// Flushes and returns the output (for example an `AtomicFile` to commit).
+    pub fn finish(mut self) -> io::Result<W> {
+        self.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Adds one to the number ending in 9 in a prefix whose last digit is at `unit` and whose
+/// digits are at `digit_ones`, without leaving registers. Each digit byte is first raised by
+/// `0xC6`, so that a 9 becomes `0xFF` and the added 1 carries through every trailing 9 as
+/// through binary ones; bytes that wrapped to 0 then become `0` digits and the others drop back
+/// by `0xC6`. No byte borrows from or carries into its neighbour except through that one
+/// addition. When every digit was 9 the carry reaches the `#`, and the next line rebuilds the
+/// prefix anyway.
+#[inline]
+pub(super) fn carry(prefix: u128, unit: u128, digit_ones: u128) -> u128 {
+    let raise = digit_ones * 0xC6;
+    let raised = prefix.wrapping_add(raise).wrapping_add(unit);
+    let kept = ((raised >> 7) & digit_ones) * 0xFF;
+    let wrapped = (digit_ones * 0xFF) & !kept;
+    ((raised - (raise & kept)) & !wrapped) | ((digit_ones * 0x30) & wrapped)
+}

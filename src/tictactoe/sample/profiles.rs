@@ -1,0 +1,480 @@
+//! The shaped profiles: balanced and official draws by status class, and the edge and killer
+//! sets chosen board by board for what they cover.
+
+use super::uniform::{Cell, proposal_status};
+use super::*;
+use crate::outcome::{ByStatus, Player, Status};
+use crate::tictactoe::board::Board;
+use crate::tictactoe::eval::Evaluator;
+use crate::tictactoe::mutants::Mutant;
+use crate::tictactoe::rules::Geometry;
+use crate::tictactoe::space::Space;
+use rand::Rng;
+use rayon::prelude::*;
+
+/// The reachable boards of one status in one cell, drawn by rejection from the cell when they
+/// are common enough, or from a list of them when they are rare.
+#[derive(Clone, Debug)]
+pub(super) struct Target {
+    pub(super) cell: Cell,
+    pub(super) status: Status,
+    pub(super) count: u64,
+    pub(super) list: Option<Vec<Board>>,
+}
+
+/// Below this share of a cell (1/256) a status is drawn from a list rather than by rejection.
+pub(super) const LIST_BELOW: u64 = 256;
+
+impl Target {
+    #[inline]
+    pub(super) fn draw(&self, g: &Geometry, rng: &mut impl Rng) -> Board {
+        if let Some(list) = &self.list {
+            return list[below(rng, list.len() as u64) as usize];
+        }
+        loop {
+            let b = self.cell.board(below(rng, self.cell.len) as u32);
+            if proposal_status(g, b) == Some(self.status) {
+                return b;
+            }
+        }
+    }
+}
+
+/// A cell by its setup's `T` mask and its ply.
+pub(super) type CellKey = (u16, u32);
+
+/// Targets drawn in proportion to their counts.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Group {
+    pub(super) targets: Vec<usize>,
+    pub(super) ends: Vec<u64>,
+}
+
+impl Group {
+    pub(super) fn push(&mut self, target: usize, count: u64) {
+        let end = self.ends.last().copied().unwrap_or(0) + count;
+        self.targets.push(target);
+        self.ends.push(end);
+    }
+
+    pub(super) fn pick(&self, rng: &mut impl Rng) -> usize {
+        let u = below(rng, *self.ends.last().expect("groups are not empty"));
+        self.targets[self.ends.partition_point(|&e| e <= u)]
+    }
+}
+
+/// A class of boards (a status, with or without a `T`): its status's weight and how a board
+/// of it is drawn: a group picked uniformly, then a target in proportion to its count.
+#[derive(Clone, Debug)]
+pub(super) struct Class {
+    pub(super) status: Status,
+    pub(super) weight: u64,
+    pub(super) groups: Vec<Group>,
+}
+
+/// The balanced and official profiles.
+#[derive(Clone, Debug)]
+pub(super) struct Classes {
+    pub(super) targets: Vec<Target>,
+    pub(super) classes: Vec<Class>,
+}
+
+impl Classes {
+    /// `by_ply`: one group per ply (official) rather than one for the whole class (balanced).
+    pub(super) fn new(
+        space: &Space,
+        setups: &[u16],
+        weights: ByStatus<u64>,
+        by_ply: bool,
+    ) -> Classes {
+        let mut targets = Vec::new();
+        for &t in setups {
+            let setup = space.setup(t).expect("setups were checked");
+            for (ply, c) in setup.counts.iter().enumerate() {
+                let cell = Cell::new(t, ply as u32);
+                for s in Status::ALL {
+                    let count = c[s];
+                    if count > 0 {
+                        targets.push(Target {
+                            cell,
+                            status: s,
+                            count,
+                            list: None,
+                        });
+                    }
+                }
+            }
+        }
+        // Rare statuses of a cell are listed from the space's labels, one scan per cell.
+        let mut rare: Vec<(u16, u32)> = targets
+            .iter()
+            .filter(|tg| tg.count * LIST_BELOW < tg.cell.len)
+            .map(|tg| (tg.cell.t, tg.cell.ply))
+            .collect();
+        rare.dedup();
+        let lists: Vec<(CellKey, ByStatus<Vec<Board>>)> = rare
+            .par_iter()
+            .map(|&(t, ply)| {
+                let memo = &space.setup(t).expect("setups were checked").plies[ply as usize];
+                let mut dec = memo.index.decoder();
+                let mut out: ByStatus<Vec<Board>> = ByStatus::default();
+                for (slot, s) in memo.slots() {
+                    out[s].push(dec.board(slot, t));
+                }
+                ((t, ply), out)
+            })
+            .collect();
+        for tg in &mut targets {
+            if tg.count * LIST_BELOW < tg.cell.len {
+                let (_, l) = lists
+                    .iter()
+                    .find(|(k, _)| *k == (tg.cell.t, tg.cell.ply))
+                    .expect("every rare cell was listed");
+                tg.list = Some(l[tg.status].clone());
+            }
+        }
+        let mut classes = Vec::new();
+        for s in Status::ALL {
+            for with_t in [false, true] {
+                let mut groups: Vec<Group> = Vec::new();
+                for ply in 0..=16u32 {
+                    let mut g = Group::default();
+                    for (i, tg) in targets.iter().enumerate() {
+                        if tg.status == s
+                            && (tg.cell.t != 0) == with_t
+                            && (!by_ply || tg.cell.ply == ply)
+                        {
+                            g.push(i, tg.count);
+                        }
+                    }
+                    if !g.targets.is_empty() {
+                        groups.push(g);
+                    }
+                    if !by_ply {
+                        break;
+                    }
+                }
+                if !groups.is_empty() && weights[s] > 0 {
+                    classes.push(Class {
+                        status: s,
+                        weight: weights[s],
+                        groups,
+                    });
+                }
+            }
+        }
+        Classes { targets, classes }
+    }
+
+    /// The cases of a block of `n`. Each status present gets its exact share of the block
+    /// (largest remainders), split evenly between boards with and without a `T` (an odd one
+    /// out to either by a coin), in an order shuffled by the block's stream.
+    pub(super) fn block(&self, g: &Geometry, rng: &mut impl Rng, n: usize) -> Vec<(Board, Status)> {
+        let mut statuses: Vec<Status> = Vec::new();
+        let mut weights = Vec::new();
+        for c in &self.classes {
+            if !statuses.contains(&c.status) {
+                statuses.push(c.status);
+                weights.push(c.weight);
+            }
+        }
+        let mut labels = Vec::with_capacity(n);
+        let per_status = apportion(&weights, n);
+        for (si, &s) in statuses.iter().enumerate() {
+            let count = per_status.iter().filter(|&&x| x == si).count();
+            let of: Vec<usize> = (0..self.classes.len())
+                .filter(|&c| self.classes[c].status == s)
+                .collect();
+            let mut first = count / of.len();
+            if of.len() == 2 && count % 2 == 1 && below(rng, 2) == 1 {
+                first += 1;
+            }
+            labels.extend(std::iter::repeat_n(of[0], first));
+            if of.len() == 2 {
+                labels.extend(std::iter::repeat_n(of[1], count - first));
+            }
+        }
+        for i in (1..labels.len()).rev() {
+            let j = below(rng, i as u64 + 1) as usize;
+            labels.swap(i, j);
+        }
+        labels
+            .into_iter()
+            .map(|c| {
+                let class = &self.classes[c];
+                let group = &class.groups[below(rng, class.groups.len() as u64) as usize];
+                let tg = &self.targets[group.pick(rng)];
+                (tg.draw(g, rng), tg.status)
+            })
+            .collect()
+    }
+}
+
+/// `n` class labels, class `i` getting its share `n · wᵢ / Σw` rounded by largest remainder
+/// (ties to the earlier class), in class order.
+pub(super) fn apportion(weights: &[u64], n: usize) -> Vec<usize> {
+    let total: u64 = weights.iter().sum();
+    let n64 = n as u64;
+    let mut quota: Vec<u64> = weights.iter().map(|w| n64 * w / total).collect();
+    let mut order: Vec<usize> = (0..weights.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(n64 * weights[i] % total));
+    let short = n64 - quota.iter().sum::<u64>();
+    for &i in order.iter().take(short as usize) {
+        quota[i] += 1;
+    }
+    let mut labels = Vec::with_capacity(n);
+    for (i, &q) in quota.iter().enumerate() {
+        labels.extend(std::iter::repeat_n(i, q as usize));
+    }
+    labels
+}
+
+/// The lines of the Code Jam board that `p` holds on `b`, as bits over
+/// [`Geometry::lines`] (rows top to bottom, columns left to right, main diagonal,
+/// anti-diagonal).
+pub fn lines_won(g: &Geometry, b: Board, p: Player) -> u16 {
+    let mine = b.counting_for(p);
+    g.lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| *l & mine == **l)
+        .fold(0, |m, (k, _)| m | 1 << k)
+}
+
+/// The name of line `k` of [`Geometry::lines`] on the 4×4 board.
+pub fn line_name(k: usize) -> String {
+    match k {
+        0..=3 => format!("row {}", k + 1),
+        4..=7 => format!("column {}", k - 3),
+        8 => "diagonal".into(),
+        _ => "anti-diagonal".into(),
+    }
+}
+
+/// A board the edge profile wants: the first reachable board of setup `t`, in enumeration
+/// order, that satisfies a test.
+pub(super) struct Want {
+    pub(super) t: u16,
+    pub(super) test: Box<dyn Fn(Board, Status) -> bool + Sync>,
+}
+
+/// The edge profile: every line won by each player with and without the `T` on it; wins on a
+/// full board; two lines made by one move; draws; nearly full open boards; the empty board and
+/// the lone `T`. Each is the first board in enumeration order (fewest stones first) with the
+/// property, among the selected setups.
+pub fn edge_boards(space: &Space, setups: &[u16]) -> Vec<(Board, Status)> {
+    let g: &'static Geometry = Geometry::tomek();
+    let mut wants: Vec<Want> = Vec::new();
+    let only = |p: Player, k: usize| {
+        move |b: Board, s: Status| s == Status::won_by(p) && lines_won(g, b, p) == 1 << k
+    };
+    for (k, &line) in g.lines.iter().enumerate() {
+        for (pi, p) in [Player::X, Player::O].into_iter().enumerate() {
+            wants.push(Want {
+                t: 0,
+                test: Box::new(only(p, k)),
+            });
+            // The T on one of the line's squares, a different one for each line and player.
+            let mut squares = line;
+            for _ in 0..(k + pi) % 4 {
+                squares &= squares - 1;
+            }
+            let t = squares & squares.wrapping_neg();
+            wants.push(Want {
+                t,
+                test: Box::new(only(p, k)),
+            });
+        }
+    }
+    let full_win =
+        |p: Player| move |b: Board, s: Status| s == Status::won_by(p) && b.filled() == 0xFFFF;
+    let double = |p: Player| {
+        move |b: Board, s: Status| s == Status::won_by(p) && lines_won(g, b, p).count_ones() >= 2
+    };
+    let near_full = |b: Board, s: Status| s == Status::Open && b.filled().count_ones() == 15;
+    let t5 = 1 << 5;
+    for (t, test) in [
+        // Without a T, O makes the 16th move; with one, X makes the 15th.
+        (
+            0,
+            Box::new(full_win(Player::O)) as Box<dyn Fn(Board, Status) -> bool + Sync>,
+        ),
+        (t5, Box::new(full_win(Player::X))),
+        (0, Box::new(double(Player::X))),
+        (0, Box::new(double(Player::O))),
+        (1, Box::new(double(Player::X))),
+        (1, Box::new(double(Player::O))),
+        (0, Box::new(|_, s| s == Status::Draw)),
+        (t5, Box::new(|_, s| s == Status::Draw)),
+        (0, Box::new(near_full)),
+        (t5, Box::new(near_full)),
+    ] {
+        wants.push(Want { t, test });
+    }
+    let mut found: Vec<Option<(Board, Status)>> = vec![None; wants.len()];
+    let mut by_setup: Vec<u16> = wants.iter().map(|w| w.t).collect();
+    by_setup.sort();
+    by_setup.dedup();
+    by_setup.retain(|t| setups.contains(t) && space.setup(*t).is_some());
+    let results: Vec<Vec<(usize, (Board, Status))>> = by_setup
+        .par_iter()
+        .map(|&t| {
+            let setup = space.setup(t).expect("filtered above");
+            let mut open: Vec<usize> = (0..wants.len()).filter(|&i| wants[i].t == t).collect();
+            let mut got = Vec::new();
+            'plies: for memo in &setup.plies {
+                let mut dec = memo.index.decoder();
+                for (slot, s) in memo.slots() {
+                    let b = dec.board(slot, t);
+                    open.retain(|&i| {
+                        let hit = (wants[i].test)(b, s);
+                        if hit {
+                            got.push((i, (b, s)));
+                        }
+                        !hit
+                    });
+                    if open.is_empty() {
+                        break 'plies;
+                    }
+                }
+            }
+            got
+        })
+        .collect();
+    for (i, bs) in results.into_iter().flatten() {
+        found[i] = Some(bs);
+    }
+    let mut out = Vec::new();
+    for t in [0u16, t5] {
+        if setups.contains(&t) {
+            out.push((Board::empty(t), Status::Open));
+        }
+    }
+    for bs in found.into_iter().flatten() {
+        if !out.contains(&bs) {
+            out.push(bs);
+        }
+    }
+    out
+}
+
+/// Candidate boards drawn uniformly for the killer search.
+pub(super) const KILLER_CANDIDATES: u64 = 1 << 17;
+
+/// The mutants `b` catches, as bits over [`Mutant::ALL`].
+pub fn kills(b: Board, right: Status) -> u32 {
+    Mutant::ALL
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.status(b) != right)
+        .fold(0, |k, (i, _)| k | 1 << i)
+}
+
+/// The killer profile: a smallest set of boards on which every mutant fails at least once.
+///
+/// The candidates are the edge boards and a uniform sample; each is summed up by the set of
+/// mutants it catches. Boards that catch a subset of what another catches are dropped, then a
+/// depth-first search finds a cover of fewest boards (branching on the boards that catch the
+/// first mutant still alive), trying one board, then two, and so on. Any mutant no candidate
+/// catches is looked for on every reachable board of the selected setups. A mutant that no
+/// board of the selected setups catches (a bug about the `T`, with only the setup without one)
+/// is left out: the set kills every mutant that can be killed there.
+pub fn killer_boards(space: &Space, setups: &[u16], seed: u64) -> Vec<(Board, Status)> {
+    let g = Geometry::tomek();
+    let mut candidates = edge_boards(space, setups);
+    let cells: Vec<Cell> = setups
+        .iter()
+        .flat_map(|&t| (0..=16 - t.count_ones()).map(move |p| Cell::new(t, p)))
+        .collect();
+    let proposals = Proposals::new(cells);
+    let mut rng = block_rng(seed, u64::MAX);
+    candidates.extend((0..KILLER_CANDIDATES).map(|_| proposals.draw(g, &mut rng)));
+    let all: u32 = (1 << Mutant::ALL.len()) - 1;
+    let mut masks: Vec<(u32, (Board, Status))> = Vec::new();
+    let mut caught = 0u32;
+    for bs in candidates {
+        let k = kills(bs.0, bs.1);
+        caught |= k;
+        if k != 0 && !masks.iter().any(|(m, _)| *m == k) {
+            masks.push((k, bs));
+        }
+    }
+    // Mutants the candidates miss: the first reachable board that catches each.
+    for (i, _) in Mutant::ALL.iter().enumerate() {
+        if caught >> i & 1 == 1 {
+            continue;
+        }
+        'search: for &t in setups {
+            let Some(setup) = space.setup(t) else {
+                continue;
+            };
+            for memo in &setup.plies {
+                let mut dec = memo.index.decoder();
+                for (slot, s) in memo.slots() {
+                    let b = dec.board(slot, t);
+                    let k = kills(b, s);
+                    if k >> i & 1 == 1 {
+                        caught |= k;
+                        masks.push((k, (b, s)));
+                        break 'search;
+                    }
+                }
+            }
+        }
+    }
+    let undominated: Vec<(u32, (Board, Status))> = masks
+        .iter()
+        .enumerate()
+        .filter(|&(i, &(m, _))| {
+            !masks
+                .iter()
+                .enumerate()
+                .any(|(j, &(n, _))| j != i && m & n == m && (m != n || j < i))
+        })
+        .map(|(_, &x)| x)
+        .collect();
+    let target = caught & all;
+    for size in 1..=Mutant::ALL.len() {
+        let mut chosen = Vec::new();
+        if cover(&undominated, target, size, &mut chosen) {
+            return chosen.into_iter().map(|i| undominated[i].1).collect();
+        }
+    }
+    Vec::new()
+}
+
+/// Whether `left` (mutants still alive) can be caught with at most `room` more boards of
+/// `masks`; the chosen ones are appended to `chosen`.
+pub(super) fn cover(
+    masks: &[(u32, (Board, Status))],
+    left: u32,
+    room: usize,
+    chosen: &mut Vec<usize>,
+) -> bool {
+    if left == 0 {
+        return true;
+    }
+    if room == 0 {
+        return false;
+    }
+    let first = left.trailing_zeros();
+    // A board catches at most this many of the mutants alive: a bound to prune with.
+    let best = masks
+        .iter()
+        .map(|(m, _)| (m & left).count_ones())
+        .max()
+        .unwrap_or(0);
+    if best == 0 || (best as usize) * room < left.count_ones() as usize {
+        return false;
+    }
+    for (i, (m, _)) in masks.iter().enumerate() {
+        if m >> first & 1 == 1 {
+            chosen.push(i);
+            if cover(masks, left & !m, room - 1, chosen) {
+                return true;
+            }
+            chosen.pop();
+        }
+    }
+    false
+}
