@@ -20,6 +20,7 @@
 //! - [`symmetry`]: the automorphism group of the lines, found by search;
 //! - [`validate`]: the judge's validator of inputs, with what a file covers;
 //! - [`check`]: the checker of a contestant's answers, in the testlib convention;
+//! - [`package`]: both problems as Kattis problem packages, for judges;
 //! - [`output`]: atomic files and table/JSON/CSV output;
 //! - [`progress`]: progress bars that stay quiet off a terminal.
 
@@ -33,6 +34,7 @@ pub mod eval;
 pub mod fourow;
 pub mod mutants;
 pub mod output;
+pub mod package;
 pub mod progress;
 pub mod rank;
 pub mod reach;
