@@ -42,7 +42,7 @@ best_time_fresh() {
     shift
     for _ in $(seq "$RUNS"); do
         # shellcheck disable=SC2086 # the list is split on purpose
-        [[ -z "$files" ]] || rm -f $files
+        [[ -z "$files" ]] || rm -rf $files
         start="$(date +%s%N)"
         "$@" >/dev/null
         end="$(date +%s%N)"
@@ -192,6 +192,17 @@ section_generate() {
     record "tomek validate FILE" "$val_s" "$solve_s"
     record "tomek solve -o FILE, replacing it" "$solve_over_s" "$solve_over_s"
     record "tomek generate -o PREFIX, replacing them" "$gen_over_s" "$solve_over_s"
+}
+
+# Building each problem package with its default sizes (target: under 2 s each), written to
+# a new directory every run.
+section_package() {
+    local dir="$WORK/pkg" tomek_s fourow_s
+    echo "== package: both problem packages, default sizes"
+    tomek_s="$(best_time_fresh "$dir" "$TOMEK" package -o "$dir")"
+    fourow_s="$(best_time_fresh "$dir" "$TOMEK" fourow package -o "$dir")"
+    record "tomek package -o DIR (target < 2 s)" "$tomek_s" "$tomek_s"
+    record "tomek fourow package -o DIR (target < 2 s)" "$fourow_s" "$tomek_s"
 }
 
 main() {

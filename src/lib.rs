@@ -9,6 +9,7 @@
 //!   checker, solver audit);
 //! - [`fourow`]: Four in a row: a bitboard position, the judge, input files, a generator and
 //!   the position counts;
+//! - [`package`]: both problems as Kattis problem packages, for judges;
 //! - [`output`]: files replaced atomically, and the table/JSON/CSV formats.
 //!
 //! The library draws nothing on the terminal: long work reports progress through callbacks,
@@ -38,4 +39,5 @@ pub mod engine;
 pub mod fourow;
 pub mod outcome;
 pub mod output;
+pub mod package;
 pub mod tictactoe;

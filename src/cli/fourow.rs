@@ -29,6 +29,8 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Count the distinct positions after each ply (OEIS A212693), and the won ones.
     Count(CountArgs),
+    /// Write the whole problem as a Kattis problem package (legacy format).
+    Package(super::package::FourowArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -89,6 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Generate(a) => generate(a),
         Command::Validate(a) => validate(a),
         Command::Count(a) => count(a),
+        Command::Package(a) => super::package::run_fourow(a),
     }
 }
 

@@ -24,6 +24,7 @@ mod check;
 mod enumerate;
 mod fourow;
 mod generate;
+mod package;
 pub mod progress;
 mod solve;
 mod stats;
@@ -67,6 +68,9 @@ pub enum Command {
     Check(check::Args),
     /// Four in a row (SPOJ FOUROW): judge, generator, validator, position counts.
     Fourow(fourow::Args),
+    /// Write the whole problem as a Kattis problem package (legacy format), checked by Kattis
+    /// problemtools: data, input validator, accepted and wrong submissions.
+    Package(package::Args),
 }
 
 /// Runs one subcommand; an `Err` is reported by `main` with exit code 2.
@@ -80,6 +84,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Validate(a) => validate::run(a),
         Command::Check(a) => check::run(a),
         Command::Fourow(a) => fourow::run(a),
+        Command::Package(a) => package::run(a),
     }
 }
 

@@ -174,8 +174,24 @@ fn generate_file(rng: &mut ChaCha8Rng, games: usize) -> Result<GeneratedFile, Ge
         });
         recipes.push(pick.map_or(Recipe::Unfinished, |&(r, _)| r));
     }
+    build_file(rng, &recipes)
+}
+
+/// One file of exactly the given games (1 to 99 of them), each built from its recipe, in a
+/// shuffled order: for test sets that gather one kind of game. The same recipes and seed
+/// always give the same file.
+pub fn generate_recipes(recipes: &[Recipe], seed: u64) -> Result<GeneratedFile, GenerateError> {
+    if recipes.is_empty() || recipes.len() > MAX_GAMES {
+        return Err(GenerateError::Games(recipes.len()));
+    }
+    build_file(&mut ChaCha8Rng::seed_from_u64(seed), recipes)
+}
+
+/// Builds, checks and shuffles the games of `recipes` into a file with its answers.
+fn build_file(rng: &mut ChaCha8Rng, recipes: &[Recipe]) -> Result<GeneratedFile, GenerateError> {
+    let games = recipes.len();
     let mut built = Vec::with_capacity(games);
-    for &recipe in &recipes {
+    for &recipe in recipes {
         let moves = build(rng, recipe)?;
         let j = judge(&moves);
         if !delivers(recipe, &moves, &j) {

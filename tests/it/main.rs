@@ -14,6 +14,7 @@ mod fourow_count;
 mod games;
 mod generate;
 mod generate_cli;
+mod package;
 mod pipes;
 mod solve_cli;
 mod validate_cli;

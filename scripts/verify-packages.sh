@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Builds both problem packages and has Kattis problemtools verify them, as a judge would.
+#
+# Usage: scripts/verify-packages.sh
+#
+# - Installs problemtools (pinned, from the Python package index) into a virtual environment
+#   under target/, once. Its wheel ships its own judging helpers (the default output
+#   validator among them); the rest it needs is what the machine already has for this project:
+#   g++ for C++ programs (problemtools links them with -static, which Debian's g++ and libc6-dev
+#   support) and python3.
+# - Python programs: problemtools' own language table runs Python 3 with PyPy (`pypy3`). We
+#   give it a table of our own instead (target/problemtools-config, via XDG_CONFIG_HOME) that
+#   runs them with the machine's CPython, the Python 3 every judge has; nothing else to install.
+# - Builds the packages with the release binary into target/packages/, adds a solution and a
+#   wrong solution written apart from the package (tests/fixtures/package/) to each, to show
+#   that the data is not tuned to our own programs, and runs verifyproblem on the parts config,
+#   data, validators, graders and submissions, and statement when lualatex is installed
+#   (VERIFY_STATEMENT=1 installs Debian's LaTeX for it first: about 150 MB).
+# - Fails unless each package has 0 errors, every accepted submission gets AC and every
+#   wrong_answer submission WA. The summary of each run is kept in target/packages/*.log.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PROBLEMTOOLS_VERSION="1.20260907"
+VENV="$ROOT/target/problemtools-venv"
+CONFIG="$ROOT/target/problemtools-config"
+OUT="$ROOT/target/packages"
+FIXTURES="$ROOT/tests/fixtures/package"
+
+install_problemtools() {
+    if [[ -x "$VENV/bin/verifyproblem" ]] &&
+        "$VENV/bin/python" -m pip show problemtools 2>/dev/null | grep -qx "Version: $PROBLEMTOOLS_VERSION"; then
+        return
+    fi
+    echo "== installing problemtools $PROBLEMTOOLS_VERSION into $VENV"
+    rm -rf "$VENV"
+    if ! python3 -m venv "$VENV" 2>/dev/null; then
+        # Debian's own python3 keeps venv in a package of its own.
+        apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+        python3 -m venv "$VENV"
+    fi
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+        "problemtools==$PROBLEMTOOLS_VERSION"
+}
+
+# The statement check compiles the LaTeX statement (lualatex) and converts it to HTML (plasTeX,
+# which finds files through TeX's kpathsea; tidy and dvisvgm tidy it up).
+install_latex() {
+    if [[ "${VERIFY_STATEMENT:-0}" == 1 ]] && ! command -v lualatex >/dev/null; then
+        echo "== installing LaTeX for the statement check"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            texlive-luatex texlive-latex-recommended texlive-latex-extra \
+            texlive-fonts-recommended texlive-plain-generic tidy dvisvgm >/dev/null
+    fi
+}
+
+write_language_table() {
+    mkdir -p "$CONFIG/problemtools"
+    cat >"$CONFIG/problemtools/languages.yaml" <<'EOF'
+# Python 3 programs run with CPython instead of problemtools' default PyPy.
+python3:
+    name: 'Python 3 (CPython)'
+    compile: 'python3 -m py_compile {files}'
+    run: 'python3 "{mainfile}"'
+EOF
+}
+
+# verify NAME: runs verifyproblem on target/packages/NAME and checks its verdicts.
+verify() {
+    local name="$1" dir="$OUT/$1" log="$OUT/$1.log" parts=(config data validators graders submissions)
+    if command -v lualatex >/dev/null; then
+        parts+=(statement)
+    fi
+    echo "== verifyproblem $name (parts: ${parts[*]})"
+    local status=0
+    XDG_CONFIG_HOME="$CONFIG" "$VENV/bin/verifyproblem" -p "${parts[@]}" -- "$dir" >"$log" 2>&1 || status=$?
+    local failed=0
+    if [[ "$status" -ne 0 ]]; then
+        echo "verify-packages: verifyproblem exited with $status on $name" >&2
+        failed=1
+    fi
+    if ! grep -q "^$name tested: 0 errors" "$log"; then
+        echo "verify-packages: $name has errors" >&2
+        failed=1
+    fi
+    local kind verdict sub
+    for kind in accepted wrong_answer; do
+        verdict=AC
+        [[ "$kind" == wrong_answer ]] && verdict=WA
+        for sub in "$dir/submissions/$kind"/*; do
+            sub="$(basename "$sub")"
+            if ! grep -qE "^ +$kind/$sub \(.*\) OK: $verdict" "$log"; then
+                echo "verify-packages: $name: $kind/$sub did not get $verdict" >&2
+                failed=1
+            fi
+        done
+    done
+    # The summary: the warnings and errors, the time limit and the table of submissions.
+    grep -E "^(WARNING|ERROR)|Slowest AC runtime|tested:" "$log"
+    sed -n '/^Submission results:/,/tested:/p' "$log" | sed '$d'
+    if [[ "$failed" -ne 0 ]]; then
+        echo "verify-packages: $name failed; the whole log is $log" >&2
+        exit 1
+    fi
+}
+
+main() {
+    install_problemtools
+    install_latex
+    write_language_table
+    echo "== building the packages"
+    (cd "$ROOT" && cargo build --release --quiet)
+    rm -rf "$OUT"
+    mkdir -p "$OUT"
+    "$ROOT/target/release/tomek" package -o "$OUT/tomek" --zip
+    "$ROOT/target/release/tomek" fourow package -o "$OUT/fourow" --zip
+    # Programs written apart from the packages: one right, one wrong, for each problem.
+    cp "$FIXTURES/tomek_alt.cpp" "$OUT/tomek/submissions/accepted/outside-strings.cpp"
+    cp "$FIXTURES/tomek_few_stones.cpp" "$OUT/tomek/submissions/wrong_answer/outside-few-stones.cpp"
+    cp "$FIXTURES/fourow_alt.py" "$OUT/fourow/submissions/accepted/outside-bitboard.py"
+    cp "$FIXTURES/fourow_no_diagonals.py" "$OUT/fourow/submissions/wrong_answer/outside-no-diagonals.py"
+    verify tomek
+    verify fourow
+    echo "verify-packages: both packages verified: 0 errors, every accepted AC, every wrong_answer WA"
+}
+
+main "$@"

@@ -1,0 +1,129 @@
+//! `tomek package` and `tomek fourow package`: a whole problem in the Kattis problem package
+//! format (legacy), as a directory and optionally a ZIP archive for DOMjudge.
+
+use anyhow::Context;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tomek::output::AtomicFile;
+use tomek::package::{self, Package};
+
+/// Where and how to write a package.
+#[derive(clap::Args, Debug)]
+pub struct Target {
+    /// The package directory to write (its name should be lower-case letters and digits,
+    /// as Kattis asks).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Also write DIR.zip, the package's files at the archive's root as DOMjudge imports it.
+    #[arg(long)]
+    pub zip: bool,
+    /// Replace an existing package (a directory holding problem.yaml) and DIR.zip.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `tomek package`: Tic-Tac-Toe-Tomek.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub target: Target,
+    /// Seed of every generated set: the same arguments give the same bytes.
+    #[arg(long, default_value_t = tomek::tictactoe::sample::DEFAULT_SEED)]
+    pub seed: u64,
+    /// Cases in the big uniform file (1 to 1,000,000, the statement's bound).
+    #[arg(long, value_name = "N", default_value_t = package::tictactoe::DEFAULT_LARGE_CASES,
+          value_parser = clap::value_parser!(u64).range(1..=package::tictactoe::MAX_CASES))]
+    pub large_cases: u64,
+}
+
+/// `tomek fourow package`: Four in a row.
+#[derive(clap::Args, Debug)]
+pub struct FourowArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Seed of every generated set: the same arguments give the same bytes.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games in the mixed file (t < 100).
+    #[arg(long, value_name = "N", default_value_t = 99,
+          value_parser = clap::value_parser!(u16).range(1..=99))]
+    pub games: u16,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    check_target(&args.target)?;
+    let options = package::tictactoe::Options {
+        seed: args.seed,
+        large_cases: args.large_cases,
+    };
+    write(&package::tictactoe::build(&options)?, &args.target)
+}
+
+pub fn run_fourow(args: FourowArgs) -> anyhow::Result<ExitCode> {
+    check_target(&args.target)?;
+    let options = package::fourow::Options {
+        seed: args.seed,
+        games: usize::from(args.games),
+    };
+    write(&package::fourow::build(&options)?, &args.target)
+}
+
+/// `DIR.zip` beside `DIR`.
+fn zip_path(dir: &Path) -> PathBuf {
+    let mut s = dir.as_os_str().to_owned();
+    s.push(".zip");
+    PathBuf::from(s)
+}
+
+/// Refuses a target that cannot take the package before any work is done (the directory is
+/// checked again when written).
+fn check_target(t: &Target) -> anyhow::Result<()> {
+    package::check_dir(&t.output, t.force)?;
+    let zip = zip_path(&t.output);
+    if t.zip && !t.force && zip.exists() {
+        anyhow::bail!("{} exists; use --force to replace it", zip.display());
+    }
+    Ok(())
+}
+
+fn write(p: &Package, t: &Target) -> anyhow::Result<ExitCode> {
+    // The archive's temporary file is opened first, so that an unwritable place fails before
+    // the directory is written; it replaces DIR.zip only once the directory is in place.
+    let zip = if t.zip {
+        let path = zip_path(&t.output);
+        let mut f = AtomicFile::create(&path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        f.write_all(&p.zip()?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Some((f, path))
+    } else {
+        None
+    };
+    p.write_dir(&t.output, t.force)?;
+    let mut report = format!(
+        "{}: {} files, {} bytes",
+        t.output.display(),
+        p.files.len(),
+        p.files.values().map(Vec::len).sum::<usize>()
+    );
+    if let Some((f, path)) = zip {
+        f.commit()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        report.push_str(&format!("; {}", path.display()));
+    }
+    outln!("{report}");
+    for (kind, dir) in [
+        ("test files", "data/"),
+        ("accepted", "submissions/accepted/"),
+        ("wrong_answer", "submissions/wrong_answer/"),
+    ] {
+        let n = p
+            .files
+            .keys()
+            .filter(|k| k.starts_with(dir) && !k.ends_with(".ans") && !k.ends_with(".desc"))
+            .count();
+        outln!("  {kind:<13} {n}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,741 @@
+//! The Kattis problem packages: their data against tomek's own files, their judge programs
+//! (built with the machine's g++ and run with python3, as a judge would) against tomek's
+//! validators and evaluators, and `tomek package` from the command line.
+
+use crate::harness::*;
+use assert_cmd::cargo::cargo_bin_cmd;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use tomek::fourow;
+use tomek::package::{self, Package};
+use tomek::tictactoe::board::Board;
+use tomek::tictactoe::codejam;
+use tomek::tictactoe::eval::Evaluator;
+use tomek::tictactoe::mutants::Mutant;
+
+/// A scratch directory kept for the whole test run (programs are compiled into it once).
+fn scratch() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("temporary directory"))
+        .path()
+}
+
+/// The Tomek package with a small uniform file, built once.
+fn tomek_package() -> &'static Package {
+    static P: OnceLock<Package> = OnceLock::new();
+    P.get_or_init(|| {
+        package::tictactoe::build(&package::tictactoe::Options {
+            seed: 2013,
+            large_cases: 3000,
+        })
+        .expect("the Tomek package builds")
+    })
+}
+
+/// The Four in a row package with default options, built once.
+fn fourow_package() -> &'static Package {
+    static P: OnceLock<Package> = OnceLock::new();
+    P.get_or_init(|| {
+        package::fourow::build(&package::fourow::Options::default())
+            .expect("the Four in a row package builds")
+    })
+}
+
+/// Compiles a C++ program once (by name) and returns the binary's path.
+fn compile_cpp(name: &str, source: &str) -> PathBuf {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let bin = scratch().join(name);
+    if !bin.exists() {
+        let src = scratch().join(format!("{name}.cpp"));
+        std::fs::write(&src, source).unwrap();
+        let status = Command::new("g++")
+            .args(["-O2", "-std=c++17", "-Wall", "-Werror", "-o"])
+            .arg(&bin)
+            .arg(&src)
+            .status()
+            .expect("g++ runs");
+        assert!(status.success(), "{name}.cpp does not compile");
+    }
+    bin
+}
+
+/// Runs a program with `input` on standard input: its exit code and standard output.
+fn run(program: &mut Command, input: &[u8]) -> (i32, Vec<u8>) {
+    use std::io::Write;
+    let mut child = program
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("program starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    (out.status.code().unwrap_or(-1), out.stdout)
+}
+
+fn python(source: &str, name: &str) -> PathBuf {
+    let path = scratch().join(name);
+    std::fs::write(&path, source).unwrap();
+    path
+}
+
+/// The secret and sample test cases of a package: (name, input, answer).
+fn cases(p: &Package) -> Vec<(String, &[u8], &[u8])> {
+    p.files
+        .keys()
+        .filter_map(|k| k.strip_suffix(".in"))
+        .map(|stem| {
+            (
+                stem.to_string(),
+                p.get(&format!("{stem}.in")).unwrap(),
+                p.get(&format!("{stem}.ans")).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// tomek validate's verdict on bytes: valid or not.
+fn tomek_valid(bytes: &[u8]) -> bool {
+    tomek::tictactoe::validate::validate(bytes, "input", None, |_| {}).is_ok()
+}
+
+fn tomek_validator() -> PathBuf {
+    compile_cpp("tomek_validate", package::tictactoe::VALIDATOR_CPP)
+}
+
+/// The C++ validator's verdict: true for 42, false for 43, a panic for anything else.
+fn cpp_valid(bytes: &[u8]) -> bool {
+    match run(&mut Command::new(tomek_validator()), bytes).0 {
+        42 => true,
+        43 => false,
+        code => panic!("the validator exited with {code}"),
+    }
+}
+
+#[test]
+fn tomek_package_data_is_tomeks_own() {
+    let p = tomek_package();
+    assert_eq!(
+        p.get("data/sample/1.in").unwrap(),
+        std::fs::read(project("../shared/problems/tomek-sample.in"))
+            .unwrap_or_else(|_| std::fs::read(project("generated/sample.in")).unwrap())
+    );
+    assert_eq!(
+        p.get("data/sample/1.ans").unwrap(),
+        std::fs::read(project("generated/sample.out")).unwrap()
+    );
+    // With the default seed the sets are the files of generated/, byte for byte.
+    for (set, file) in [
+        ("01-small", "small"),
+        ("02-large", "large"),
+        ("03-edge", "edge"),
+        ("04-killer", "killer"),
+    ] {
+        for (ext, theirs) in [("in", "in"), ("ans", "out")] {
+            assert_eq!(
+                p.get(&format!("data/secret/{set}.{ext}")).unwrap(),
+                std::fs::read(project(&format!("generated/{file}.{theirs}"))).unwrap(),
+                "{set}.{ext}"
+            );
+        }
+    }
+    let uniform = p.get("data/secret/05-uniform.in").unwrap();
+    assert!(uniform.starts_with(b"3000\n"));
+    let mut answers = Vec::new();
+    for case in codejam::CaseReader::new(uniform, "u", codejam::Strictness::Strict) {
+        let (n, b) = case.unwrap();
+        let status =
+            tomek::tictactoe::reach::check(tomek::tictactoe::rules::Geometry::tomek(), b).unwrap();
+        codejam::push_answer(&mut answers, n, status);
+    }
+    assert_eq!(answers, p.get("data/secret/05-uniform.ans").unwrap());
+    // Every case has a description with a command to rebuild it.
+    for (name, _, _) in cases(p) {
+        let desc = std::str::from_utf8(p.get(&format!("{name}.desc")).unwrap()).unwrap();
+        assert!(desc.contains("Rebuild: "), "{name}.desc: {desc}");
+    }
+    assert!(
+        std::str::from_utf8(p.get("data/secret/05-uniform.desc").unwrap())
+            .unwrap()
+            .contains("tomek generate --profile uniform --cases 3000 --seed 2013 -o 05-uniform")
+    );
+}
+
+#[test]
+fn fourow_package_data_is_right() {
+    let p = fourow_package();
+    assert_eq!(
+        p.get("data/sample/1.in").unwrap(),
+        std::fs::read(project("tests/data/fourow-sample.in")).unwrap()
+    );
+    assert_eq!(
+        p.get("data/sample/1.ans").unwrap(),
+        std::fs::read(project("tests/data/fourow-sample.out")).unwrap()
+    );
+    // The mixed file is `tomek fourow generate --games 99 --seed 1`: generated/fourow-mixed.
+    assert_eq!(
+        p.get("data/secret/01-mixed.in").unwrap(),
+        std::fs::read(project("generated/fourow-mixed.in")).unwrap()
+    );
+    for (name, input, answer) in cases(p) {
+        let games = fourow::input::parse(input, &name, fourow::Mode::Strict)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(fourow::answers(&games).as_bytes(), answer, "{name}");
+    }
+    // The edge wins: each player, direction and edge of the grid.
+    let edge = p.get("data/secret/06-edge-wins.in").unwrap();
+    let games = fourow::input::parse(edge, "edge", fourow::Mode::Strict).unwrap();
+    assert_eq!(games.len(), 32);
+    for g in &games {
+        assert!(matches!(
+            fourow::judge(&g.moves).verdict,
+            fourow::Verdict::Won(_)
+        ));
+    }
+}
+
+#[test]
+fn same_options_same_bytes() {
+    let again = package::fourow::build(&package::fourow::Options::default()).unwrap();
+    assert_eq!(&again, fourow_package());
+    assert_eq!(again.zip().unwrap(), fourow_package().zip().unwrap());
+    let other = package::fourow::build(&package::fourow::Options { seed: 2, games: 99 }).unwrap();
+    assert_ne!(
+        other.get("data/secret/06-edge-wins.in"),
+        fourow_package().get("data/secret/06-edge-wins.in")
+    );
+}
+
+#[test]
+fn zip_holds_the_files_at_its_root() {
+    let p = fourow_package();
+    let bytes = p.zip().unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut seen = 0;
+    for i in 0..archive.len() {
+        use std::io::Read;
+        let mut f = archive.by_index(i).unwrap();
+        if f.is_dir() {
+            continue;
+        }
+        let mut content = Vec::new();
+        f.read_to_end(&mut content).unwrap();
+        let name = f.name().unwrap().to_string();
+        assert_eq!(p.get(&name), Some(&content[..]), "{name}");
+        seen += 1;
+    }
+    assert_eq!(seen, p.files.len());
+    assert!(archive.by_name("problem.yaml").is_ok());
+}
+
+/// Every Tomek input of generated/, and the package's own.
+fn tomek_inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = ["sample", "small", "large", "edge", "killer"]
+        .iter()
+        .map(|f| {
+            let path = format!("generated/{f}.in");
+            (path.clone(), std::fs::read(project(&path)).unwrap())
+        })
+        .collect();
+    for (name, input, _) in cases(tomek_package()) {
+        out.push((name, input.to_vec()));
+    }
+    out
+}
+
+#[test]
+fn tomek_validator_agrees_on_every_generated_file() {
+    for (name, bytes) in tomek_inputs() {
+        assert!(tomek_valid(&bytes), "{name}");
+        assert!(cpp_valid(&bytes), "{name}");
+    }
+}
+
+/// A one-case input of the board given as 16 symbols.
+fn one_case(symbols: &str) -> Vec<u8> {
+    let mut s = String::from("1\n");
+    for row in symbols.as_bytes().chunks(4) {
+        s.push_str(std::str::from_utf8(row).unwrap());
+        s.push('\n');
+    }
+    s.push('\n');
+    s.into_bytes()
+}
+
+#[test]
+fn tomek_validator_agrees_on_every_kind_of_unreachable_board() {
+    let g = tomek::tictactoe::rules::Geometry::tomek();
+    // One board per reason of reach::check, and reachable neighbours of each.
+    let boards = [
+        ("XXX.............", false), // X three ahead
+        ("OO..............", false), // O ahead
+        ("XXXXOOOO........", false), // both have a line
+        ("XXXXOOO.O.......", false), // X has a line, O moved last
+        ("OOOOXXX.X.X.....", false), // O has a line, X moved last
+        ("XXXTOOO.XXXXOOO.", false), // two X lines with no common stone
+        ("OOOTXXX.OOOOXXXX", false), // the same for O
+        ("XXXXXOO.XOO.XOO.", true),  // row and column through one corner
+        ("XXXTOO..........", true),  // a win through the T
+        ("OOOTXX..X.......", true),  // O wins through the T
+        ("XOXOXOXOOXOXOXOX", true),  // a full board: a draw
+        ("T...............", true),  // the lone T
+        ("................", true),
+    ];
+    for (symbols, reachable) in boards {
+        let b = Board::from_symbols(symbols.as_bytes()).unwrap();
+        assert_eq!(
+            tomek::tictactoe::reach::check(g, b).is_ok(),
+            reachable,
+            "{symbols}"
+        );
+        let file = one_case(symbols);
+        assert_eq!(tomek_valid(&file), reachable, "{symbols}");
+        assert_eq!(cpp_valid(&file), reachable, "{symbols}");
+    }
+    // Two T: refused by both.
+    let file = one_case("TT..............");
+    assert!(!tomek_valid(&file) && !cpp_valid(&file));
+    // Boards of six stones from each of four setups: the reachable ones together in one file
+    // (both must accept it whole), a spread of the unreachable ones one by one.
+    let (mut reachable, mut unreachable) = (Vec::new(), 0);
+    for t in [0u16, 1, 1 << 5, 1 << 15] {
+        for bits in 0u32..(1 << 12) {
+            // Six squares of the first 12 get X or O from `bits`; the T's square is skipped.
+            let (mut x, mut o) = (0u16, 0u16);
+            for sq in 0..6 {
+                let bit = 1u16 << (sq * 2 + (bits >> (sq + 6) & 1));
+                if bit & t != 0 {
+                    continue;
+                }
+                if bits >> sq & 1 == 1 {
+                    x |= bit;
+                } else {
+                    o |= bit;
+                }
+            }
+            let b = Board { x, o, t };
+            if tomek::tictactoe::reach::check(g, b).is_ok() {
+                reachable.push(b);
+            } else {
+                unreachable += 1;
+                if unreachable % 17 == 0 {
+                    let file = one_case(&b.to_line());
+                    assert!(!tomek_valid(&file), "{}", b.to_line());
+                    assert!(!cpp_valid(&file), "{}", b.to_line());
+                }
+            }
+        }
+    }
+    assert!(reachable.len() > 1000 && unreachable > 1000);
+    let mut file = Vec::new();
+    codejam::write_input(&mut file, &reachable).unwrap();
+    assert!(tomek_valid(&file) && cpp_valid(&file));
+}
+
+/// One random change to a valid input: mostly a symbol of a board swapped for another (which
+/// may or may not stay reachable), otherwise a fault of format.
+fn mutate(rng: &mut ChaCha8Rng, bytes: &[u8], symbols: &[u8], noise: &[u8]) -> Vec<u8> {
+    let mut v = bytes.to_vec();
+    let at = rng.random_range(0..v.len());
+    match rng.random_range(0..10) {
+        0..=4 => {
+            // A symbol of a board (never a newline) becomes another symbol.
+            let spots: Vec<usize> = (0..v.len()).filter(|&i| symbols.contains(&v[i])).collect();
+            if !spots.is_empty() {
+                let i = spots[rng.random_range(0..spots.len())];
+                v[i] = symbols[rng.random_range(0..symbols.len())];
+            }
+        }
+        5 => v[at] = noise[rng.random_range(0..noise.len())],
+        6 => {
+            v.remove(at);
+        }
+        7 => v.insert(at, noise[rng.random_range(0..noise.len())]),
+        8 => {
+            // A whole line doubled or dropped.
+            let starts: Vec<usize> = std::iter::once(0)
+                .chain((0..v.len()).filter(|&i| v[i] == b'\n').map(|i| i + 1))
+                .filter(|&i| i < v.len())
+                .collect();
+            let s = starts[rng.random_range(0..starts.len())];
+            let e = v[s..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(v.len(), |k| s + k + 1);
+            let line = v[s..e].to_vec();
+            if rng.random_range(0..2) == 0 {
+                v.splice(s..s, line);
+            } else {
+                v.drain(s..e);
+            }
+        }
+        _ => {
+            // The count changed.
+            let end = v.iter().position(|&b| b == b'\n').unwrap_or(v.len());
+            let n: u64 = std::str::from_utf8(&v[..end])
+                .unwrap_or("1")
+                .parse()
+                .unwrap_or(1);
+            let new = match rng.random_range(0..4) {
+                0 => n + 1,
+                1 => n.saturating_sub(1),
+                2 => 0,
+                _ => n * 10,
+            };
+            v.splice(..end, new.to_string().into_bytes());
+        }
+    }
+    v
+}
+
+#[test]
+fn tomek_validator_agrees_on_random_mutations() {
+    let bases: Vec<Vec<u8>> = ["sample", "killer", "small", "edge"]
+        .iter()
+        .map(|f| std::fs::read(project(&format!("generated/{f}.in"))).unwrap())
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let (mut valid, mut invalid) = (0, 0);
+    for i in 0..3000 {
+        let base = &bases[i % bases.len()];
+        let mut file = mutate(&mut rng, base, b"XOT.", b"XOT.\n\r \t0123456789x");
+        if rng.random_range(0..4) == 0 {
+            file = mutate(&mut rng, &file, b"XOT.", b"XOT.\n\r \t0123456789x");
+        }
+        let want = tomek_valid(&file);
+        assert_eq!(
+            cpp_valid(&file),
+            want,
+            "mutation {i}:\n{}",
+            String::from_utf8_lossy(&file)
+        );
+        if want {
+            valid += 1;
+        } else {
+            invalid += 1;
+        }
+    }
+    // Both verdicts must be well represented for the agreement to mean something.
+    assert!(
+        valid > 300 && invalid > 1000,
+        "{valid} valid, {invalid} invalid"
+    );
+}
+
+/// The Python validator's verdicts on many files, in one python3 process.
+fn python_verdicts(validator: &str, files: &[Vec<u8>]) -> Vec<bool> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut list = String::new();
+    for (i, f) in files.iter().enumerate() {
+        let path = dir.path().join(format!("{i}.in"));
+        std::fs::write(&path, f).unwrap();
+        list.push_str(&format!("{}\n", path.display()));
+    }
+    let list_path = dir.path().join("list");
+    std::fs::write(&list_path, list).unwrap();
+    let v = dir.path().join("validate.py");
+    std::fs::write(&v, validator).unwrap();
+    let out = Command::new("python3")
+        .arg(project("tests/fixtures/package/run_validator_many.py"))
+        .arg(&v)
+        .arg(&list_path)
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| match l {
+            "42" => true,
+            "43" => false,
+            other => panic!("the validator exited with {other}"),
+        })
+        .collect()
+}
+
+#[test]
+fn fourow_validator_agrees_with_tomek_fourow_validate() {
+    let strict = |b: &[u8]| fourow::input::parse(b, "f", fourow::Mode::Strict).is_ok();
+    let mut files: Vec<Vec<u8>> = vec![
+        std::fs::read(project("generated/fourow-sample.in")).unwrap(),
+        std::fs::read(project("generated/fourow-mixed.in")).unwrap(),
+        b"1\nGame #1:\n".to_vec(),
+        b"1\nGame #1: \n".to_vec(),
+        b"1\nGame #1: 1\r\n".to_vec(),
+        b"1\nGame #1: 1".to_vec(),
+        b"01\nGame #1: 1\n".to_vec(),
+        b"1\nGame #01: 1\n".to_vec(),
+        b"1\nGame #1:1\n".to_vec(),
+        b"1\nGame #1:  1\n".to_vec(),
+        b"1\nGame #1: 8\n".to_vec(),
+        b"1\nGame #1: 1\n\n".to_vec(),
+        b"100\n".to_vec(),
+        b"".to_vec(),
+        format!("1\nGame #1: {}\n", "1234567".repeat(6)).into_bytes(),
+        format!("1\nGame #1: {}\n", "1234567".repeat(6) + "1").into_bytes(),
+    ];
+    for (_, input, _) in cases(fourow_package()) {
+        files.push(input.to_vec());
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let bases: Vec<Vec<u8>> = files[..2].to_vec();
+    for i in 0..3000 {
+        let base = &bases[i % 2];
+        files.push(mutate(
+            &mut rng,
+            base,
+            b"1234567",
+            b"0123456789 #:Gamex\r\n\t",
+        ));
+    }
+    let theirs = python_verdicts(package::fourow::VALIDATOR_PY, &files);
+    assert_eq!(theirs.len(), files.len());
+    let mut valid = 0;
+    for (f, v) in files.iter().zip(&theirs) {
+        assert_eq!(*v, strict(f), "{}", String::from_utf8_lossy(f));
+        valid += usize::from(*v);
+    }
+    assert!(valid > 1000 && files.len() - valid > 1000, "{valid} valid");
+}
+
+#[test]
+fn tomek_references_and_an_independent_solution_pass_and_a_wrong_one_fails() {
+    let p = tomek_package();
+    let cpp = compile_cpp("tomek_solution", package::tictactoe::SOLUTION_CPP);
+    let alt = compile_cpp(
+        "tomek_alt",
+        &std::fs::read_to_string(project("tests/fixtures/package/tomek_alt.cpp")).unwrap(),
+    );
+    let few = compile_cpp(
+        "tomek_few_stones",
+        &std::fs::read_to_string(project("tests/fixtures/package/tomek_few_stones.cpp")).unwrap(),
+    );
+    let py = python(package::tictactoe::SOLUTION_PY, "tomek_solution.py");
+    let mut few_caught = false;
+    for (name, input, answer) in cases(p) {
+        for program in [&cpp, &alt] {
+            assert_eq!(run(&mut Command::new(program), input).1, answer, "{name}");
+        }
+        assert_eq!(
+            run(Command::new("python3").arg(&py), input).1,
+            answer,
+            "{name}"
+        );
+        few_caught |= run(&mut Command::new(&few), input).1 != answer;
+    }
+    assert!(
+        few_caught,
+        "the data lets a solution that ignores 5- and 6-stone wins pass"
+    );
+}
+
+#[test]
+fn tomek_wrong_programs_are_the_mutants() {
+    let wrong = package::tictactoe::wrong_solutions().unwrap();
+    let ids: Vec<&str> = wrong.iter().map(|w| w.id.as_str()).collect();
+    let mut all: Vec<&str> = Mutant::ALL.iter().map(|m| m.id()).collect();
+    let mut sorted = ids.clone();
+    sorted.sort();
+    all.sort();
+    assert_eq!(sorted, all, "one program per mutant");
+    // Boards of every kind: the edge and killer sets and the small uniform file.
+    let mut boards = Vec::new();
+    for set in ["03-edge", "04-killer", "05-uniform"] {
+        let input = tomek_package()
+            .get(&format!("data/secret/{set}.in"))
+            .unwrap();
+        for case in codejam::CaseReader::new(input, set, codejam::Strictness::Strict) {
+            boards.push(case.unwrap().1);
+        }
+    }
+    let mut input = Vec::new();
+    codejam::write_input(&mut input, &boards).unwrap();
+    let p = tomek_package();
+    for w in &wrong {
+        let m = Mutant::ALL.iter().find(|m| m.id() == w.id).unwrap();
+        assert_eq!(
+            p.get(&format!("submissions/wrong_answer/{}.py", w.id)),
+            Some(w.source.as_bytes())
+        );
+        let path = python(&w.source, &format!("{}.py", w.id));
+        let (code, out) = run(Command::new("python3").arg(&path), &input);
+        assert_eq!(code, 0, "{}", w.id);
+        let out = String::from_utf8(out).unwrap();
+        let answers: Vec<&str> = out.lines().collect();
+        assert_eq!(answers.len(), boards.len(), "{}", w.id);
+        let mut wrong_somewhere = false;
+        for (i, (b, line)) in boards.iter().zip(&answers).enumerate() {
+            let expected = format!("Case #{}: {}", i + 1, m.status(*b).answer());
+            assert_eq!(*line, expected, "{} on {}", w.id, b.to_line());
+            let right =
+                tomek::tictactoe::reach::check(tomek::tictactoe::rules::Geometry::tomek(), *b)
+                    .unwrap();
+            wrong_somewhere |= m.status(*b) != right;
+        }
+        assert!(wrong_somewhere, "{} is never wrong", w.id);
+    }
+}
+
+#[test]
+fn fourow_references_pass_and_every_wrong_solution_fails() {
+    let p = fourow_package();
+    let cpp = compile_cpp("fourow_solution", package::fourow::SOLUTION_CPP);
+    let py = python(package::fourow::SOLUTION_PY, "fourow_solution.py");
+    let alt = project("tests/fixtures/package/fourow_alt.py");
+    let no_diagonals = project("tests/fixtures/package/fourow_no_diagonals.py");
+    let wrong = package::fourow::wrong_solutions().unwrap();
+    assert!(wrong.len() >= 10);
+    let mut caught = vec![false; wrong.len()];
+    let mut external_caught = false;
+    for (name, input, answer) in cases(p) {
+        assert_eq!(run(&mut Command::new(&cpp), input).1, answer, "{name}");
+        assert_eq!(
+            run(Command::new("python3").arg(&py), input).1,
+            answer,
+            "{name}"
+        );
+        assert_eq!(
+            run(Command::new("python3").arg(&alt), input).1,
+            answer,
+            "{name}"
+        );
+        external_caught |= run(Command::new("python3").arg(&no_diagonals), input).1 != answer;
+        for (w, c) in wrong.iter().zip(caught.iter_mut()) {
+            if !*c {
+                let path = python(&w.source, &format!("fourow-{}.py", w.id));
+                let (code, out) = run(Command::new("python3").arg(&path), input);
+                assert_eq!(code, 0, "{} crashed on {name}", w.id);
+                *c = out != answer;
+            }
+        }
+    }
+    for (w, c) in wrong.iter().zip(&caught) {
+        assert!(*c, "no test case catches {} ({})", w.id, w.bug);
+    }
+    assert!(
+        external_caught,
+        "the data lets a solution without diagonals pass"
+    );
+}
+
+// ---- the command line ----
+
+#[test]
+fn cli_writes_refuses_and_replaces() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("fourow");
+    cargo_bin_cmd!("tomek")
+        .args(["fourow", "package", "--zip", "-o"])
+        .arg(&target)
+        .assert()
+        .success();
+    assert!(target.join("problem.yaml").is_file());
+    assert!(
+        target
+            .join("submissions/wrong_answer/play-after-win.py")
+            .is_file()
+    );
+    let zip1 = std::fs::read(dir.path().join("fourow.zip")).unwrap();
+    assert_eq!(zip1, fourow_package().zip().unwrap());
+
+    // An existing package is kept unless --force.
+    let out = cargo_bin_cmd!("tomek")
+        .args(["fourow", "package", "-o"])
+        .arg(&target)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("already holds a problem package"), "{err}");
+    cargo_bin_cmd!("tomek")
+        .args(["fourow", "package", "--seed", "5", "--zip", "--force", "-o"])
+        .arg(&target)
+        .assert()
+        .success();
+    assert_ne!(std::fs::read(dir.path().join("fourow.zip")).unwrap(), zip1);
+    // Nothing but the package and its zip is left beside it.
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["fourow", "fourow.zip"]);
+
+    // A directory that is not a package is never touched, even with --force.
+    let other = dir.path().join("notes");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("keep.txt"), "mine").unwrap();
+    let out = cargo_bin_cmd!("tomek")
+        .args(["package", "--force", "-o"])
+        .arg(&other)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("not a problem package"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(other.join("keep.txt")).unwrap(),
+        "mine"
+    );
+    assert_eq!(std::fs::read_dir(&other).unwrap().count(), 1);
+}
+
+#[test]
+fn cli_bad_arguments_and_unwritable_places_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["package", "--large-cases", "0"],
+        vec!["package", "--large-cases", "1000001"],
+        vec!["fourow", "package", "--games", "100"],
+        vec!["package"],
+    ] {
+        cargo_bin_cmd!("tomek")
+            .args(&args)
+            .args(if args.len() > 1 {
+                vec!["-o", "x"]
+            } else {
+                vec![]
+            })
+            .current_dir(dir.path())
+            .assert()
+            .code(2);
+    }
+    // Under a file: no directory can be made there.
+    let file = dir.path().join("file");
+    std::fs::write(&file, "").unwrap();
+    let out = cargo_bin_cmd!("tomek")
+        .args(["fourow", "package", "--zip", "-o"])
+        .arg(file.join("pkg"))
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("cannot write"), "{err}");
+    // A read-only parent (root ignores permissions, so only checked for other users).
+    let ro = dir.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    if std::fs::write(ro.join("probe"), "").is_err() {
+        let out = cargo_bin_cmd!("tomek")
+            .args(["fourow", "package", "-o"])
+            .arg(ro.join("pkg"))
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(err.contains("cannot write"), "{err}");
+        assert_eq!(std::fs::read_dir(&ro).unwrap().count(), 0);
+    }
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["file", "ro"]);
+}
