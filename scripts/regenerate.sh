@@ -2,7 +2,7 @@
 # Rebuilds the files under generated/ with the release binary. Every file is a pure function of
 # the sources and of the arguments below, so running this again must leave `git status` clean.
 #
-# Usage: scripts/regenerate.sh [SET...]   (default: every set; sets: fourow tomek)
+# Usage: scripts/regenerate.sh [SET...]   (default: every set; sets: fourow tomek docs)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -49,8 +49,15 @@ tomek() {
     fi
 }
 
+# Documentation made from the program itself: a man page per command, from the same clap
+# definitions as the parser (pages carry no date, so reruns write the same bytes).
+docs() {
+    rm -rf generated/man
+    "$tomek" --quiet man --dir generated/man >/dev/null
+}
+
 # Each set is one function above; add new ones to this list.
-all_sets=(fourow tomek)
+all_sets=(fourow tomek docs)
 
 sets=("$@")
 if [ ${#sets[@]} -eq 0 ]; then

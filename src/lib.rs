@@ -5,6 +5,7 @@
 //! - [`board`]: the board type, players and statuses;
 //! - [`audit`]: evaluators held to the labels of play on every reachable board;
 //! - [`eval`]: four independent evaluators of a board's status;
+//! - [`explain`]: everything about one board: reachability, perfect play, games, orbit;
 //! - [`codejam`]: the Code Jam input and answer formats, read and written as streams;
 //! - [`fourow`]: Four in a row: a bitboard position, the judge, input files and a generator;
 //! - [`solver`]: external solver programs run on labelled boards and held to the labels;
@@ -30,6 +31,7 @@ pub mod codejam;
 pub mod engine;
 pub mod enumerate;
 pub mod eval;
+pub mod explain;
 pub mod fourow;
 pub mod mutants;
 pub mod output;

@@ -21,7 +21,9 @@ macro_rules! outln {
 
 mod audit;
 mod check;
+mod completions;
 mod enumerate;
+mod explain;
 mod fourow;
 mod generate;
 mod solve;
@@ -66,6 +68,14 @@ pub enum Command {
     Check(check::Args),
     /// Four in a row (SPOJ FOUROW): judge, generator, validator, position counts.
     Fourow(fourow::Args),
+    /// Everything about one board: status by each evaluator, reachability, perfect play with
+    /// every move, move orders and games through it, symmetries.
+    Explain(explain::Args),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(completions::Args),
+    /// Write the man pages of every command.
+    #[command(hide = true)]
+    Man(completions::ManArgs),
 }
 
 /// Runs one subcommand; an `Err` is reported by `main` with exit code 2.
@@ -79,6 +89,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Validate(a) => validate::run(a),
         Command::Check(a) => check::run(a),
         Command::Fourow(a) => fourow::run(a),
+        Command::Explain(a) => explain::run(a),
+        Command::Completions(a) => completions::run(a),
+        Command::Man(a) => completions::man(a),
     }
 }
 
