@@ -26,6 +26,7 @@ mod enumerate;
 mod explain;
 mod fourow;
 mod generate;
+mod plot;
 mod solve;
 mod stats;
 mod validate;
