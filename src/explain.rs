@@ -590,13 +590,16 @@ mod tests {
 
     #[test]
     fn a_won_board() {
-        let e = explain(parse_board("XXXT..O.........").unwrap());
+        let e = explain(parse_board("XXXT/OO../..../....").unwrap());
         assert!(e.agree && e.reachable);
         assert_eq!(e.status, Some(Status::XWon));
         let p = e.play.unwrap();
-        // Any order of X's three stones and O's one: 3! · 1!.
-        assert_eq!(p.sequences, 6);
-        assert_eq!(p.games.x_won, 6);
+        // Each of X's three stones can have been the last: 3 · 2! · 2!.
+        assert_eq!(p.sequences, 12);
+        assert_eq!(p.games.x_won, 12);
         assert_eq!(p.value.outcome, Outcome::Loss);
+        // Three X and one O fit no turn order.
+        let e = explain(parse_board("XXXT..O.........").unwrap());
+        assert!(!e.reachable && e.play.is_none() && e.to_move.is_none());
     }
 }
