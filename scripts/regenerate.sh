@@ -2,7 +2,7 @@
 # Rebuilds the files under generated/ with the release binary. Every file is a pure function of
 # the sources and of the arguments below, so running this again must leave `git status` clean.
 #
-# Usage: scripts/regenerate.sh [SET...]   (default: every set; sets: fourow tomek)
+# Usage: scripts/regenerate.sh [SET...]   (default: every set; sets: fourow tomek docs)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -11,17 +11,20 @@ tomek=target/release/tomek
 mkdir -p generated
 
 # Four in a row (SPOJ FOUROW): the statement's sample, kept in tests/data and copied here with
-# the solver's answer (which must equal the statement's), and a seeded mix of every verdict.
+# the solver's answer (which must equal the statement's), a seeded mix of every verdict, and the
+# plot of the positions by ply.
 fourow() {
     install -m 644 tests/data/fourow-sample.in generated/fourow-sample.in
     "$tomek" --quiet fourow solve generated/fourow-sample.in -o generated/fourow-sample.out
     cmp generated/fourow-sample.out tests/data/fourow-sample.out
     "$tomek" --quiet fourow generate -o generated/fourow-mixed --games 99 --seed 1 >/dev/null
     "$tomek" --quiet fourow validate generated/fourow-mixed.in >/dev/null
+    "$tomek" --quiet fourow count --plies 12 --plot generated/fourow-count.svg >/dev/null
 }
 
 # Tic-Tac-Toe-Tomek: the small and large datasets shaped like the 2013 inputs, the edge cases,
-# the smallest file that every catalogued wrong solver fails, and the state-space statistics.
+# the smallest file that every catalogued wrong solver fails, and the state-space statistics
+# with their plot.
 # Every input must pass the validator and its answers the checker; the killer file must kill
 # every mutant.
 tomek() {
@@ -29,7 +32,7 @@ tomek() {
     "$tomek" --quiet generate --profile official --dataset large -o generated/large
     "$tomek" --quiet generate --profile edge -o generated/edge
     "$tomek" --quiet generate --profile killer -o generated/killer
-    "$tomek" --quiet stats --format json >generated/.stats.json.tmp
+    "$tomek" --quiet stats --format json --plot generated/stats.svg >generated/.stats.json.tmp
     mv generated/.stats.json.tmp generated/stats.json
     for name in sample small large edge killer; do
         local dataset=()
@@ -49,8 +52,15 @@ tomek() {
     fi
 }
 
+# Documentation made from the program itself: a man page per command, from the same clap
+# definitions as the parser (pages carry no date, so reruns write the same bytes).
+docs() {
+    rm -rf generated/man
+    "$tomek" --quiet man --dir generated/man >/dev/null
+}
+
 # Each set is one function above; add new ones to this list.
-all_sets=(fourow tomek)
+all_sets=(fourow tomek docs)
 
 sets=("$@")
 if [ ${#sets[@]} -eq 0 ]; then

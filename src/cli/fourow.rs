@@ -83,6 +83,10 @@ pub struct CountArgs {
     /// Output format; times are shown in the table only, so JSON and CSV are reproducible.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Also draw the positions and the won positions by ply (log scale) as an SVG figure
+    /// into this file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -255,6 +259,9 @@ fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
     );
     if let Some((_, b)) = bar.lock().expect("progress bar lock").take() {
         b.finish_and_clear();
+    }
+    if let Some(path) = &args.plot {
+        super::plot::write(path, &super::plot::fourow_svg(&plies)?)?;
     }
     let out = match args.format {
         Format::Table => count_table(&options, &plies),

@@ -21,10 +21,13 @@ macro_rules! outln {
 
 mod audit;
 mod check;
+mod completions;
 mod enumerate;
+mod explain;
 mod fourow;
 mod generate;
 mod package;
+mod plot;
 pub mod progress;
 mod solve;
 mod stats;
@@ -71,6 +74,14 @@ pub enum Command {
     /// Write the whole problem as a Kattis problem package (legacy format), checked by Kattis
     /// problemtools: data, input validator, accepted and wrong submissions.
     Package(package::Args),
+    /// Everything about one board: status by each evaluator, reachability, perfect play with
+    /// every move, move orders and games through it, symmetries.
+    Explain(explain::Args),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(completions::Args),
+    /// Write the man pages of every command.
+    #[command(hide = true)]
+    Man(completions::ManArgs),
 }
 
 /// Runs one subcommand; an `Err` is reported by `main` with exit code 2.
@@ -85,6 +96,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Check(a) => check::run(a),
         Command::Fourow(a) => fourow::run(a),
         Command::Package(a) => package::run(a),
+        Command::Explain(a) => explain::run(a),
+        Command::Completions(a) => completions::run(a),
+        Command::Man(a) => completions::man(a),
     }
 }
 

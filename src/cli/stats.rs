@@ -53,6 +53,10 @@ pub struct Args {
     pub view: View,
     #[command(flatten)]
     pub geometry: GeometryArgs,
+    /// Also draw the counts by ply (stacked by status) and the perfect-play values by ply as
+    /// an SVG figure into this file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -64,9 +68,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         values: wants(Part::Values),
         symmetry: wants(Part::Symmetry).then_some(args.symmetry),
     };
+    if args.plot.is_some() && !sections.values {
+        anyhow::bail!("--plot draws the values by ply: --only must include values");
+    }
     let pb = super::progress::bar(setups.len() as u64, "setups");
     let stats = stats::analyze_with(&g, &setups, sections, |n| pb.inc(n));
     pb.finish_and_clear();
+    if let Some(path) = &args.plot {
+        let names: Vec<String> = setups.iter().map(|&t| stats::setup_name(t)).collect();
+        let which = if setups == g.setups() {
+            format!("all {} setups", setups.len())
+        } else if let [one] = names.as_slice() {
+            format!("setup {one}")
+        } else {
+            format!("setups {}", names.join(", "))
+        };
+        super::plot::write(path, &super::plot::stats_svg(&stats, &which)?)?;
+    }
     let statuses: Vec<Status> = match args.status {
         Some(s) => vec![s],
         None => Status::ALL.to_vec(),

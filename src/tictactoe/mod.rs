@@ -21,6 +21,7 @@ pub mod check;
 pub mod codejam;
 pub mod enumerate;
 pub mod eval;
+pub mod explain;
 pub mod mutants;
 pub mod rank;
 pub mod reach;

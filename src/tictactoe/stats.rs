@@ -80,6 +80,9 @@ pub struct SetupStats {
     /// (a finished game counts as lost by the side to move when the other side won).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub side_to_move: Option<WinDrawLoss>,
+    /// The same by ply (index).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub side_to_move_by_ply: Option<Vec<WinDrawLoss>>,
 }
 
 /// Boards up to symmetry, over every setup together.
@@ -157,6 +160,7 @@ pub fn analyze_with(
         games_by_ply: sections.games.then(|| vec![ByStatus::default(); plies]),
         value: None,
         side_to_move: sections.values.then(WinDrawLoss::default),
+        side_to_move_by_ply: sections.values.then(|| vec![WinDrawLoss::default(); plies]),
     };
     let mut orbit_by_ply = vec![ByStatus::default(); plies];
     let mut stats = Vec::new();
@@ -177,6 +181,13 @@ pub fn analyze_with(
             tw.win += sw.win;
             tw.draw += sw.draw;
             tw.loss += sw.loss;
+        }
+        if let (Some(tw), Some(sw)) = (total.side_to_move_by_ply.as_mut(), &s.side_to_move_by_ply) {
+            for (t, w) in tw.iter_mut().zip(sw) {
+                t.win += w.win;
+                t.draw += w.draw;
+                t.loss += w.loss;
+            }
         }
         if let Some(o) = orbits {
             for (i, &c) in o.iter().enumerate() {
@@ -248,6 +259,7 @@ fn analyze_setup(
         games_by_ply: None,
         value: None,
         side_to_move: None,
+        side_to_move_by_ply: None,
     };
     if sections.games {
         let (games, games_by_ply) = count_games(&game, &space);
@@ -255,9 +267,17 @@ fn analyze_setup(
         stats.games_by_ply = Some(games_by_ply);
     }
     if sections.values {
-        let (value, wdl) = solve_values(&game, &space);
+        let (value, mut by_ply) = solve_values(&game, &space);
+        by_ply.resize(plies, WinDrawLoss::default());
+        let mut wdl = WinDrawLoss::default();
+        for w in &by_ply {
+            wdl.win += w.win;
+            wdl.draw += w.draw;
+            wdl.loss += w.loss;
+        }
         stats.value = Some(value.answer().to_string());
         stats.side_to_move = Some(wdl);
+        stats.side_to_move_by_ply = Some(by_ply);
     }
     let orbits = group.and_then(|group| {
         let stab = representative_stabilizer(t, group, setups)?;
@@ -286,6 +306,7 @@ fn counts_only(t: u16, by_ply: &[ByStatus<u64>]) -> SetupStats {
         games_by_ply: None,
         value: None,
         side_to_move: None,
+        side_to_move_by_ply: None,
     }
 }
 
@@ -361,12 +382,12 @@ fn count_games(game: &SetupGame<'_>, space: &SetupSpace) -> (ByStatus<u64>, Vec<
 /// square's place among the taken ones.
 ///
 /// Returns the value of the empty board to X, as a status (X won, O won or Draw), and how
-/// every reachable board stands for its side to move.
-fn solve_values(game: &SetupGame<'_>, space: &SetupSpace) -> (Status, WinDrawLoss) {
+/// the reachable boards of each ply stand for their side to move.
+fn solve_values(game: &SetupGame<'_>, space: &SetupSpace) -> (Status, Vec<WinDrawLoss>) {
     let g = game.geometry;
     let squares = g.cells();
-    let mut wdl = WinDrawLoss::default();
-    for c in &space.counts {
+    let mut by_ply = vec![WinDrawLoss::default(); space.counts.len()];
+    for (wdl, c) in by_ply.iter_mut().zip(&space.counts) {
         wdl.draw += c.draw;
         wdl.loss += c.x_won + c.o_won;
     }
@@ -419,6 +440,7 @@ fn solve_values(game: &SetupGame<'_>, space: &SetupSpace) -> (Status, WinDrawLos
                 best
             };
             values[slot] = best;
+            let wdl = &mut by_ply[ply];
             match best {
                 2 => wdl.win += 1,
                 1 => wdl.draw += 1,
@@ -433,5 +455,5 @@ fn solve_values(game: &SetupGame<'_>, space: &SetupSpace) -> (Status, WinDrawLos
         Some(0) => Status::OWon,
         _ => Status::Draw,
     };
-    (root, wdl)
+    (root, by_ply)
 }
