@@ -11,6 +11,11 @@
 //!
 //! Memory is budgeted: when a ply would need more than [`Settings::memory_limit`], counting
 //! stops with [`Stopped`], which keeps the plies finished so far.
+//!
+//! The count runs on one thread. Splitting a ply by the height of the first column, so that
+//! each part could grow in a store of its own on its own core, was measured to need 2.4 times
+//! the nodes of the whole diagram (7×6, plies 14 and 17): positions with different first
+//! columns share most of the rest of their diagram, and separate stores lose that.
 
 pub mod encoding;
 pub mod store;
