@@ -13,6 +13,11 @@
 #   DEEP_MEMO=16   deepest ply for the memo method in the deep section
 #   DEEP_TREE=18   deepest ply for the tree method in the deep section (ply 18 takes about
 #                  2.5 minutes and 4.3 GB on two cores)
+#   BDD=1          also count 7x6 symbolically (--method bdd) to BDD_PLIES, once: wall time and
+#                  peak memory per ply and of the whole run, every ply checked against
+#                  A212693, and the per-ply time against the tree method to BDD_TREE
+#   BDD_PLIES=42   deepest ply of the symbolic count (42 is the whole game)
+#   BDD_TREE=16    deepest ply of the tree method in that comparison
 set -euo pipefail
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -23,7 +28,11 @@ runs=${RUNS:-1}
 
 # OEIS A212693: distinct positions after 0, 1, 2, ... plies.
 a212693=(1 7 49 238 1120 4263 16422 54859 184275 558186 1662623 4568683 12236101 30929111
-    75437595 176541259 394591391 858218743 1763883894 3568259802 6746155945)
+    75437595 176541259 394591391 858218743 1763883894 3568259802 6746155945 12673345045
+    22010823988 38263228189 60830813459 97266114959 140728569039 205289508055 268057611944
+    352626845666 410378505447 479206477733 488906447183 496636890702 433471730336
+    370947887723 266313901222 183615682381 104004465349 55156010773 22695896495 7811825938
+    1459332899)
 
 if ! [ -x /usr/bin/time ]; then
     echo "bench-fourow.sh: /usr/bin/time (GNU time) is needed for peak memory" >&2
@@ -117,4 +126,32 @@ if [ "${DEEP:-0}" = 1 ]; then
         last=$(grep "^$ply," "$tmp/deep-$method-$ply.out" | cut -d, -f2)
         row "tomek --method $method --plies $ply" "$secs" "$(mb "$peak_kb")" "$last"
     done
+fi
+
+if [ "${BDD:-0}" = 1 ]; then
+    bdd_plies=${BDD_PLIES:-42}
+    bdd_tree=${BDD_TREE:-16}
+    runs=1
+    echo
+    echo "Symbolic count of 7x6 to ply $bdd_plies (--method bdd), every ply checked against A212693"
+    measure bdd "$tomek" --quiet fourow count --plies "$bdd_plies" --method bdd
+    bdd_secs=$secs
+    bdd_peak=$peak_kb
+    # The table: ply, positions, the four statuses, time (s), nodes, memory (MiB).
+    awk '$1 ~ /^[0-9]+$/ { gsub(",", "", $2); print $1 "," $2 "," }' "$tmp/bdd.out" \
+        >"$tmp/bdd-csv.out"
+    check bdd-csv "$bdd_plies"
+    measure tree-cmp "$tomek" --quiet fourow count --plies "$bdd_tree" --method tree
+    echo
+    printf '%-5s %18s %10s %14s %12s %12s\n' ply positions "bdd (s)" "nodes" "memory" \
+        "bdd / tree"
+    awk 'NR == FNR { if ($1 ~ /^[0-9]+$/) tree[$1] = $7; next }
+         $1 ~ /^[0-9]+$/ {
+             ratio = ($1 in tree && tree[$1] > 0) ? sprintf("%.2f", $7 / tree[$1]) : "-"
+             printf "%-5s %18s %10s %14s %9s MiB %12s\n", $1, $2, $7, $8, $9, ratio
+         }' "$tmp/tree-cmp.out" "$tmp/bdd.out"
+    total=$(awk '$1 == "total" { print $2 }' "$tmp/bdd.out")
+    echo
+    echo "whole run: $bdd_secs s wall, $(mb "$bdd_peak") peak; $total positions in all"
+    echo "target for the whole game: at most 3600 s and 20 GiB"
 fi

@@ -2,12 +2,14 @@
 //! and the number of positions of each ply.
 
 use anyhow::Context;
+use std::cell::RefCell;
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Duration;
+use tomek::fourow::bdd::{self, Settings};
 use tomek::fourow::count::{self, Method, Options, Ply};
 use tomek::fourow::{self, Mode, Summary, generate};
 use tomek::output::{AtomicFile, Format, Table, grouped};
@@ -69,17 +71,30 @@ pub struct ValidateArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct CountArgs {
-    /// Count the plies from 0 to N.
-    #[arg(long, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(0..=i64::from(fourow::position::CELLS)))]
+    /// Count the plies from 0 to N (at most the number of cells).
+    #[arg(long, value_name = "N")]
     pub plies: u32,
-    /// How to count (the tree method needs no table, so it goes deeper in the same memory).
-    #[arg(long, value_enum, default_value_t = Method::Memo)]
-    pub method: Method,
+    /// How to count: the explicit methods (memo, tree) walk positions one by one; bdd holds
+    /// each ply as one binary decision diagram and goes to the last ply of 7×6.
+    #[arg(long, value_enum, default_value_t = CountMethod::Memo)]
+    pub method: CountMethod,
     /// Walk every position rather than one of each pair of mirror images (same counts,
-    /// twice the work).
+    /// twice the work; explicit methods on 7×6 only).
     #[arg(long)]
     pub no_symmetry: bool,
+    /// Columns of the board (boards other than 7×6: memo and bdd).
+    #[arg(long, value_name = "W", default_value_t = 7,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub cols: u32,
+    /// Rows of the board.
+    #[arg(long, value_name = "H", default_value_t = 6,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub rows: u32,
+    /// Memory the bdd method may use for its diagrams, e.g. 20G or 512M (default: 85% of the
+    /// machine's memory). Past it, counting stops with an error and the plies done so far
+    /// are printed.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<usize>,
     /// Output format; times are shown in the table only, so JSON and CSV are reproducible.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -87,6 +102,56 @@ pub struct CountArgs {
     /// into this file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+}
+
+/// How `fourow count` counts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CountMethod {
+    /// Every move from every position, deduplicated per ply in hash tables.
+    Memo,
+    /// First-parent edges only: no table, each position generated once (7×6 only).
+    Tree,
+    /// Symbolic: each ply's positions as one binary decision diagram.
+    Bdd,
+}
+
+/// A byte count with an optional K, M, G or T suffix (powers of 1024).
+fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(format!("unknown size suffix `{c}` (use K, M, G or T)")),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 0),
+    };
+    let n: usize = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (e.g. 20G, 512M)"))?;
+    n.checked_mul(1 << shift)
+        .filter(|&b| b > 0)
+        .ok_or_else(|| format!("`{s}` is not a usable size"))
+}
+
+/// 85% of the machine's memory: room for the diagrams with a margin for everything else.
+fn default_memory_limit() -> usize {
+    // SAFETY: sysconf only reads system configuration; it has no preconditions.
+    let (pages, page) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    if pages <= 0 || page <= 0 {
+        return 4 << 30;
+    }
+    (pages as usize).saturating_mul(page as usize) / 20 * 17
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -224,11 +289,40 @@ fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
+    let cells = args.cols * args.rows;
+    anyhow::ensure!(
+        args.plies <= cells,
+        "--plies {}: a board of {} columns and {} rows has {cells} cells",
+        args.plies,
+        args.cols,
+        args.rows
+    );
+    let seven_by_six = (args.cols, args.rows) == (7, 6);
+    let method = match args.method {
+        CountMethod::Memo => Method::Memo,
+        CountMethod::Tree => Method::Tree,
+        CountMethod::Bdd => return count_bdd(args),
+    };
+    anyhow::ensure!(
+        seven_by_six || method == Method::Memo,
+        "--method tree counts the 7×6 board only; use memo or bdd for {}×{}",
+        args.cols,
+        args.rows
+    );
     let options = Options {
         plies: args.plies,
-        method: args.method,
-        symmetry: !args.no_symmetry,
+        method,
+        symmetry: !args.no_symmetry && seven_by_six,
     };
+    let shape = Shape {
+        cols: args.cols,
+        rows: args.rows,
+        what: describe(&options),
+    };
+    if !seven_by_six {
+        let plies = fourow::sized::count(args.cols, args.rows, args.plies, |_| {})?;
+        return print_counts(&args, &options, &shape, &plies, None);
+    }
     // One bar per ply, over the positions of the ply before; finished plies are printed
     // above it. Nothing is drawn off a terminal or with --quiet.
     let bar: Mutex<Option<(u32, indicatif::ProgressBar)>> = Mutex::new(None);
@@ -260,13 +354,112 @@ fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
     if let Some((_, b)) = bar.lock().expect("progress bar lock").take() {
         b.finish_and_clear();
     }
+    print_counts(&args, &options, &shape, &plies, None)
+}
+
+/// The board and the method, for the table's title.
+struct Shape {
+    cols: u32,
+    rows: u32,
+    what: String,
+}
+
+/// `fourow count --method bdd`: the counts of every ply finished, printed even when the
+/// memory limit stops the count early (then with the reason on stderr and exit code 1).
+fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
+    let settings = Settings {
+        cols: args.cols,
+        rows: args.rows,
+        plies: args.plies,
+        memory_limit: args.memory_limit.unwrap_or_else(default_memory_limit),
+    };
+    let options = Options {
+        plies: args.plies,
+        method: Method::Memo,
+        symmetry: false,
+    };
+    let shape = Shape {
+        cols: args.cols,
+        rows: args.rows,
+        what: format!(
+            "bdd method, memory limit {} MiB",
+            grouped((settings.memory_limit >> 20) as u128)
+        ),
+    };
+    // One counter per ply showing the nodes in the store; finished plies are printed above.
+    let bar: RefCell<Option<(u32, indicatif::ProgressBar)>> = RefCell::new(None);
+    let result = bdd::count(
+        settings,
+        |p| {
+            let mut bar = bar.borrow_mut();
+            if bar.as_ref().is_none_or(|(ply, _)| *ply != p.ply) {
+                let b = super::progress::counter(&format!("ply {} nodes", p.ply));
+                if let Some((_, old)) = bar.replace((p.ply, b)) {
+                    old.finish_and_clear();
+                }
+            }
+            if let Some((_, b)) = bar.as_ref() {
+                b.set_position(p.nodes as u64);
+            }
+        },
+        |row, cost| {
+            if let Some((_, b)) = bar.borrow().as_ref() {
+                b.println(format!(
+                    "ply {}: {} positions in {:.3} s, {} nodes, {} MiB",
+                    row.ply,
+                    grouped(u128::from(row.positions())),
+                    row.elapsed.as_secs_f64(),
+                    grouped(cost.nodes as u128),
+                    grouped((cost.peak_bytes >> 20) as u128)
+                ));
+            }
+        },
+    );
+    if let Some((_, b)) = bar.take() {
+        b.finish_and_clear();
+    }
+    let (done, stopped) = match result {
+        Ok(done) => (done, None),
+        Err(bdd::Stopped {
+            error: error @ bdd::Error::MemoryLimit { .. },
+            plies,
+        }) => (plies, Some(error)),
+        Err(e) => return Err(e.into()),
+    };
+    let plies: Vec<Ply> = done.iter().map(|(p, _)| p.clone()).collect();
+    let costs: Vec<bdd::Cost> = done.iter().map(|(_, c)| *c).collect();
+    print_counts(&args, &options, &shape, &plies, Some(&costs))?;
+    match stopped {
+        None => Ok(ExitCode::SUCCESS),
+        Some(error) => {
+            match plies.len() {
+                0 => eprintln!("tomek: counting stopped: {error}; no ply was finished"),
+                n => eprintln!(
+                    "tomek: counting stopped: {error}; plies 0 to {} are above",
+                    n - 1
+                ),
+            }
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// Prints the counts in the chosen format (and draws the plot when asked); `costs` (bdd only)
+/// adds the diagram sizes.
+fn print_counts(
+    args: &CountArgs,
+    options: &Options,
+    shape: &Shape,
+    plies: &[Ply],
+    costs: Option<&[bdd::Cost]>,
+) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.plot {
-        super::plot::write(path, &super::plot::fourow_svg(&plies)?)?;
+        super::plot::write(path, &super::plot::fourow_svg(plies)?)?;
     }
     let out = match args.format {
-        Format::Table => count_table(&options, &plies),
-        Format::Csv => count_rows(&plies, false).csv(),
-        Format::Json => count_json(&options, &plies)?,
+        Format::Table => count_table(shape, plies, costs),
+        Format::Csv => count_rows(plies, false).csv(),
+        Format::Json => count_json(options, shape, plies, costs)?,
     };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(out.as_bytes())?;
@@ -337,10 +530,11 @@ fn describe(options: &Options) -> String {
     )
 }
 
-/// The human table: words in the header, thousands grouped, times in seconds.
-fn count_table(options: &Options, plies: &[Ply]) -> String {
+/// The human table: words in the header, thousands grouped, times in seconds; with `costs`,
+/// the nodes of each ply's diagram of open positions and the most memory the ply took.
+fn count_table(shape: &Shape, plies: &[Ply], costs: Option<&[bdd::Cost]>) -> String {
     let rows = count_rows(plies, true);
-    let header = [
+    let mut header = vec![
         "ply",
         "positions",
         "first player won",
@@ -349,42 +543,77 @@ fn count_table(options: &Options, plies: &[Ply]) -> String {
         "open",
         "time (s)",
     ];
+    if costs.is_some() {
+        header.extend(["nodes", "memory (MiB)"]);
+    }
     let mut t = Table::new(header);
-    for row in &rows.rows {
-        t.push(
-            row.iter()
-                .enumerate()
-                .map(|(i, c)| match c.parse::<u128>() {
-                    Ok(n) if i > 0 && i < 6 => grouped(n),
-                    _ => c.clone(),
-                }),
-        );
+    for (i, row) in rows.rows.iter().enumerate() {
+        let mut cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match c.parse::<u128>() {
+                Ok(n) if i > 0 && i < 6 => grouped(n),
+                _ => c.clone(),
+            })
+            .collect();
+        if let Some(costs) = costs {
+            match costs.get(i) {
+                Some(c) => cells.extend([
+                    grouped(c.nodes as u128),
+                    grouped((c.peak_bytes >> 20) as u128),
+                ]),
+                None => {
+                    let peak = costs.iter().map(|c| c.peak_bytes).max().unwrap_or(0);
+                    cells.extend([String::new(), grouped((peak >> 20) as u128)]);
+                }
+            }
+        }
+        t.push(cells);
     }
     format!(
-        "Four in a row (7 columns, 6 rows): distinct positions after each ply ({})\n\n{}",
-        describe(options),
+        "Four in a row ({} columns, {} rows): distinct positions after each ply ({})\n\n{}",
+        shape.cols,
+        shape.rows,
+        shape.what,
         t.render()
     )
 }
 
-fn count_json(options: &Options, plies: &[Ply]) -> anyhow::Result<String> {
+fn count_json(
+    options: &Options,
+    shape: &Shape,
+    plies: &[Ply],
+    costs: Option<&[bdd::Cost]>,
+) -> anyhow::Result<String> {
     let rows: Vec<serde_json::Value> = plies
         .iter()
-        .map(|p| {
-            serde_json::json!({
+        .enumerate()
+        .map(|(i, p)| {
+            let mut row = serde_json::json!({
                 "ply": p.ply,
                 "positions": p.positions(),
                 "first_player_won": p.x_won,
                 "second_player_won": p.o_won,
                 "draws": p.draw,
                 "open": p.open,
-            })
+            });
+            if let Some(c) = costs.and_then(|c| c.get(i)) {
+                row["nodes"] = c.nodes.into();
+            }
+            row
         })
         .collect();
     let [positions, x, o, draws, open] = count_total(plies);
+    let method = match (costs, options.method) {
+        (Some(_), _) => "bdd",
+        (None, Method::Memo) => "memo",
+        (None, Method::Tree) => "tree",
+    };
     let doc = serde_json::json!({
-        "method": match options.method { Method::Memo => "memo", Method::Tree => "tree" },
+        "method": method,
         "symmetry": options.symmetry,
+        "columns": shape.cols,
+        "rows": shape.rows,
         "plies": rows,
         "total": {
             "positions": positions,

@@ -8,11 +8,13 @@
 //! - [`generate`]: seeded, reproducible test files mixing every verdict;
 //! - [`count`]: the number of positions, won and drawn positions of each ply.
 
+pub mod bdd;
 pub mod count;
 pub mod generate;
 pub mod input;
 pub mod judge;
 pub mod position;
+pub mod sized;
 
 pub use input::{Game, InputError, InputErrors, Mode};
 pub use judge::{Invalid, Judgement, Summary, Verdict, judge};

@@ -136,10 +136,16 @@ pub struct MoveValue {
     /// Its column, 1-4 from the left.
     pub col: u32,
     /// The board after the move.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::tictactoe::board::serialize_line"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::tictactoe::board::serialize_line")
+    )]
     pub board: Board,
     /// The status of the board after the move.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::outcome::serialize_answer"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::outcome::serialize_answer")
+    )]
     pub status: Status,
     /// The value for the player who moves, counting this move in the distance.
     pub value: Value,
@@ -169,7 +175,10 @@ pub struct Orbit {
     pub size: usize,
     /// The smallest of them by packed code ([`Board::pack`]), the orbit's representative in
     /// the orbit counts of `stats`.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::tictactoe::board::serialize_line"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::tictactoe::board::serialize_line")
+    )]
     pub smallest: Board,
 }
 
@@ -180,7 +189,10 @@ pub struct Verdict {
     /// The evaluator's name, as on the command line.
     pub evaluator: &'static str,
     /// Its answer.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::outcome::serialize_answer"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::outcome::serialize_answer")
+    )]
     pub status: Status,
 }
 
@@ -189,7 +201,10 @@ pub struct Verdict {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Explanation {
     /// The board, 16 symbols in reading order.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::tictactoe::board::serialize_line"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::tictactoe::board::serialize_line")
+    )]
     pub board: Board,
     /// The status by each of the four evaluators.
     pub evaluators: Vec<Verdict>,

@@ -186,7 +186,11 @@ fn game_counts_agree_with_stats() {
             }
         }
         for ply in 0..17 {
-            assert_eq!(sums[ply], by_ply[ply].into_array(), "setup {t:#x} ply {ply}");
+            assert_eq!(
+                sums[ply],
+                by_ply[ply].into_array(),
+                "setup {t:#x} ply {ply}"
+            );
         }
         let e = explain::explain(start);
         let play = e.play.unwrap();

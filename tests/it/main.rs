@@ -11,6 +11,7 @@ mod enumeration;
 mod evaluators;
 mod explain;
 mod fourow;
+mod fourow_bdd;
 mod fourow_count;
 mod games;
 mod generate;

@@ -50,6 +50,22 @@ pub const A212693: [u64; 19] = [
     75437595, 176541259, 394591391, 858218743, 1763883894,
 ];
 
+/// Connect Four: legal positions over all plies by board (columns, rows, total). Source: John
+/// Tromp's table of position counts by board size ("John's Connect Four Playground"). The two
+/// largest there, 6×4 (94,910,577) and 7×4 (2,265,792,710), are left to the benchmark.
+pub const CONNECT_FOUR_TOTALS: [(u32, u32, u64); 10] = [
+    (4, 4, 161_029),
+    (5, 4, 3_945_711),
+    (4, 5, 1_706_255),
+    (5, 5, 69_763_700),
+    (4, 6, 15_835_683),
+    (3, 6, 235_781),
+    (2, 6, 1_571),
+    (7, 1, 750),
+    (7, 2, 189_648),
+    (7, 3, 27_441_956),
+];
+
 #[test]
 fn classic_tic_tac_toe_figures() {
     let g = Geometry::new(3, 3, 3, false).unwrap();

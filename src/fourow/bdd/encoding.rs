@@ -1,0 +1,216 @@
+//! Connect Four positions as assignments of binary variables, and the move relation on them.
+//!
+//! Each column of `rows` cells takes `rows + 1` variables, bits `rows` down to `0`: the column's
+//! height `h` is marked by bit `h` being set with every bit above it clear, and bits `h - 1`
+//! down to `0` are the colours of its chips from the top one down (set for the first player).
+//! This is the key of [`crate::fourow::Position::key`] read column by column, so every
+//! position is exactly one assignment and counting assignments counts positions.
+//!
+//! Columns are tested left to right and each column from its top bit down. Reading a column
+//! from the top, the first set bit is the height marker and the rest are colours, so a move
+//! in a column only rewrites the chain of clear bits above the marker: the column of height `h`
+//! continues, after its marker, into the colours below; after a move it has its marker at
+//! `h + 1`, the mover's colour at bit `h`, and then the same colours and the same rest of the
+//! board. [`Image`] builds the successors of a whole set in one pass over its diagram on
+//! that observation.
+
+use super::store::{FALSE, Ref, Store, TRUE};
+
+/// The board's size and the variables of its cells.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Number of columns.
+    pub cols: u32,
+    /// Number of cells in a column.
+    pub rows: u32,
+}
+
+impl Layout {
+    /// Variables in all.
+    pub fn levels(&self) -> u32 {
+        self.cols * (self.rows + 1)
+    }
+
+    /// The first (top) level of column `col`; `cols` gives the level after the last column.
+    pub fn base(&self, col: u32) -> u32 {
+        col * (self.rows + 1)
+    }
+
+    /// The level of bit `bit` (0 = bottom) of column `col`.
+    pub fn level(&self, col: u32, bit: u32) -> u32 {
+        self.base(col) + self.rows - bit
+    }
+
+    /// The empty board: every column's marker at bit 0.
+    pub fn empty(&self, store: &mut Store) -> Ref {
+        let mut r = TRUE;
+        for col in (0..self.cols).rev() {
+            r = store.mk(self.level(col, 0), FALSE, r);
+            for bit in 1..=self.rows {
+                r = store.mk(self.level(col, bit), r, FALSE);
+            }
+        }
+        r
+    }
+
+    /// The cell in `col` and `row` holding a chip of the first player (`first`) or the second.
+    fn chip(&self, store: &mut Store, col: u32, row: u32, first: bool) -> Ref {
+        // Filled: some bit above `row` is the marker.
+        let mut filled = FALSE;
+        for bit in row + 1..=self.rows {
+            let v = store.var(self.level(col, bit));
+            filled = store.or(filled, v);
+        }
+        let level = self.level(col, row);
+        let colour = if first {
+            store.var(level)
+        } else {
+            store.not_var(level)
+        };
+        store.and(filled, colour)
+    }
+
+    /// Every line of four cells on the board, as (column, row) pairs.
+    pub fn lines(&self) -> Vec<[(u32, u32); 4]> {
+        let (w, h) = (self.cols as i64, self.rows as i64);
+        let mut lines = Vec::new();
+        for (dc, dr) in [(1i64, 0i64), (0, 1), (1, 1), (1, -1)] {
+            for c in 0..w {
+                for r in 0..h {
+                    let (ec, er) = (c + 3 * dc, r + 3 * dr);
+                    if (0..w).contains(&ec) && (0..h).contains(&er) {
+                        let cell = |k: i64| ((c + k * dc) as u32, (r + k * dr) as u32);
+                        lines.push([cell(0), cell(1), cell(2), cell(3)]);
+                    }
+                }
+            }
+        }
+        lines
+    }
+
+    /// The assignments where the first player (`first`) or the second has four in a line.
+    pub fn wins(&self, store: &mut Store, first: bool) -> Ref {
+        let mut chips = vec![FALSE; (self.cols * self.rows) as usize];
+        for col in 0..self.cols {
+            for row in 0..self.rows {
+                chips[(col * self.rows + row) as usize] = self.chip(store, col, row, first);
+            }
+        }
+        // Lines are added from the last columns first, so that the union grows from the
+        // bottom of the order up.
+        let mut lines = self.lines();
+        lines.sort_by_key(|l| std::cmp::Reverse(l.iter().map(|&(c, _)| c).min()));
+        let mut any = FALSE;
+        for line in lines {
+            let mut all = TRUE;
+            for &(c, r) in line.iter().rev() {
+                all = store.and(all, chips[(c * self.rows + r) as usize]);
+            }
+            any = store.or(any, all);
+        }
+        any
+    }
+}
+
+/// The successors of a set of positions by one move of a given player, computed in one
+/// recursive pass.
+///
+/// For a node `n` at the start of column `c`, `full(n, c)` is the set of what follows the
+/// columns before `c` after one move in column `c` or later. Reading column `c`'s chain of
+/// clear bits from the top gives, for each height `i`, the rest `m[i]` of the positions whose
+/// column `c` has height `i`. In the successors, the column has height `i` either because it
+/// had it and the move came later (`later(m[i])`), or because it had height `i - 1` and the
+/// move was here (the mover's colour at bit `i - 1`, then `m[i - 1]`). `later` copies the
+/// colour bits of column `c` and goes on with `full` at column `c + 1`; past the last column
+/// no move is left, so `full` there is empty.
+pub struct Image<'s, P: FnMut(&Store)> {
+    /// The store holding the set and its successors.
+    pub store: &'s mut Store,
+    /// The board.
+    pub layout: Layout,
+    /// Whether the first player moves.
+    pub first: bool,
+    /// Called now and then while the image grows.
+    pub progress: P,
+    calls: u32,
+}
+
+const OP_FULL: u32 = Store::USER_OPS;
+const OP_LATER: u32 = Store::USER_OPS + 2;
+
+impl<'s, P: FnMut(&Store)> Image<'s, P> {
+    /// An image builder for moves of the first player (`first`) or the second.
+    pub fn new(store: &'s mut Store, layout: Layout, first: bool, progress: P) -> Self {
+        Image {
+            store,
+            layout,
+            first,
+            progress,
+            calls: 0,
+        }
+    }
+
+    /// The positions one move of the player away from those of `set`.
+    pub fn of(&mut self, set: Ref) -> Ref {
+        self.full(set, 0)
+    }
+
+    fn full(&mut self, n: Ref, col: u32) -> Ref {
+        if n == FALSE || col == self.layout.cols {
+            return FALSE;
+        }
+        let op = OP_FULL + u32::from(self.first);
+        if let Some(r) = self.store.cached(op, n, col) {
+            return r;
+        }
+        self.calls = self.calls.wrapping_add(1);
+        if self.calls.is_multiple_of(1 << 14) {
+            (self.progress)(self.store);
+        }
+        let rows = self.layout.rows;
+        // m[i]: the rest after the marker at bit i.
+        let mut m = [FALSE; 64];
+        let mut z = n;
+        for bit in (0..=rows).rev() {
+            let (lo, hi) = self.store.split(z, self.layout.level(col, bit));
+            m[bit as usize] = hi;
+            z = lo;
+        }
+        let later0 = self.later(m[0], col);
+        let mut r = self.store.mk(self.layout.level(col, 0), FALSE, later0);
+        for bit in 1..=rows {
+            let stay = self.later(m[bit as usize], col);
+            let below = m[bit as usize - 1];
+            let level = self.layout.level(col, bit - 1);
+            let moved = if self.first {
+                self.store.mk(level, FALSE, below)
+            } else {
+                self.store.mk(level, below, FALSE)
+            };
+            let hi = self.store.or(stay, moved);
+            r = self.store.mk(self.layout.level(col, bit), r, hi);
+        }
+        self.store.remember(op, n, col, r);
+        r
+    }
+
+    fn later(&mut self, x: Ref, col: u32) -> Ref {
+        if x == FALSE {
+            return FALSE;
+        }
+        let level = self.store.level(x);
+        if level >= self.layout.base(col + 1) {
+            return self.full(x, col + 1);
+        }
+        let op = OP_LATER + u32::from(self.first);
+        if let Some(r) = self.store.cached(op, x, col) {
+            return r;
+        }
+        let (lo, hi) = self.store.split(x, level);
+        let lo = self.later(lo, col);
+        let hi = self.later(hi, col);
+        let r = self.store.mk(level, lo, hi);
+        self.store.remember(op, x, col, r);
+        r
+    }
+}

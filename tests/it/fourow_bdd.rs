@@ -1,0 +1,224 @@
+//! The symbolic count (`fourow count --method bdd`) against the explicit counts on every board
+//! up to 5×5 and on 7×6, and against published totals.
+
+use crate::harness::{stdout_of, tomek};
+use crate::published::{A212693, CONNECT_FOUR_TOTALS};
+use tomek::fourow::bdd::{self, Cost, Settings};
+use tomek::fourow::count::{self, Method, Options, Ply};
+use tomek::fourow::sized;
+
+const LOTS: usize = 16 << 30;
+
+fn symbolic(cols: u32, rows: u32, plies: u32) -> Vec<Ply> {
+    let settings = Settings {
+        cols,
+        rows,
+        plies,
+        memory_limit: LOTS,
+    };
+    bdd::count(settings, |_| {}, |_, _| {})
+        .expect("fits")
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect()
+}
+
+fn counts(plies: &[Ply]) -> Vec<(u32, tomek::outcome::ByStatus<u64>)> {
+    plies.iter().map(|p| (p.ply, p.counts())).collect()
+}
+
+#[test]
+fn symbolic_equals_explicit_on_every_board_up_to_5_by_5() {
+    for cols in 1..=5 {
+        for rows in 1..=5 {
+            // The full 5×5 count takes the explicit walk minutes; its total is checked against
+            // the published one below, and its first 16 plies here.
+            let plies = if (cols, rows) == (5, 5) {
+                16
+            } else {
+                cols * rows
+            };
+            let explicit = sized::count(cols, rows, plies, |_| {}).unwrap();
+            assert_eq!(
+                counts(&symbolic(cols, rows, plies)),
+                counts(&explicit),
+                "{cols}×{rows}"
+            );
+        }
+    }
+}
+
+#[test]
+fn symbolic_reaches_the_published_totals() {
+    for (cols, rows, total) in CONNECT_FOUR_TOTALS {
+        let plies = symbolic(cols, rows, cols * rows);
+        assert_eq!(plies.len() as u32, cols * rows + 1);
+        let sum: u64 = plies.iter().map(Ply::positions).sum();
+        assert_eq!(sum, total, "{cols}×{rows}");
+    }
+}
+
+#[test]
+fn symbolic_equals_the_explicit_methods_on_7_by_6() {
+    let memo = count::count(
+        Options {
+            plies: 13,
+            method: Method::Memo,
+            symmetry: true,
+        },
+        |_, _, _| {},
+        |_| {},
+    );
+    let generic = sized::count(7, 6, 10, |_| {}).unwrap();
+    let deep = symbolic(7, 6, 16);
+    assert_eq!(counts(&deep[..=13]), counts(&memo));
+    assert_eq!(counts(&generic), counts(&memo[..=10]));
+    let totals: Vec<u64> = deep.iter().map(Ply::positions).collect();
+    assert_eq!(totals, A212693[..=16]);
+}
+
+#[test]
+fn reports_every_ply_with_its_diagram() {
+    let mut seen = Vec::new();
+    let mut largest = 0;
+    let settings = Settings {
+        cols: 7,
+        rows: 6,
+        plies: 9,
+        memory_limit: LOTS,
+    };
+    let done = bdd::count(
+        settings,
+        |p| largest = largest.max(p.nodes),
+        |p, c: &Cost| seen.push((p.ply, c.nodes)),
+    )
+    .unwrap();
+    assert_eq!(seen.len(), 10);
+    assert_eq!(
+        seen,
+        done.iter()
+            .map(|(p, c)| (p.ply, c.nodes))
+            .collect::<Vec<_>>()
+    );
+    // The empty board: a marker and six clear bits per column, and the two terminals.
+    assert_eq!(seen[0], (0, 7 * 7 + 2));
+    assert!(seen.windows(2).all(|w| w[1].1 > w[0].1), "{seen:?}");
+}
+
+#[test]
+fn a_small_memory_limit_keeps_the_plies_done() {
+    let settings = Settings {
+        cols: 7,
+        rows: 6,
+        plies: 30,
+        memory_limit: 64 << 20,
+    };
+    let stopped = bdd::count(settings, |_| {}, |_, _| {}).unwrap_err();
+    let bdd::Error::MemoryLimit { ply, .. } = stopped.error else {
+        panic!("{}", stopped.error)
+    };
+    assert!(ply > 5 && ply <= 30, "{ply}");
+    assert_eq!(stopped.plies.len() as u32, ply);
+    let totals: Vec<u64> = stopped.plies.iter().map(|(p, _)| p.positions()).collect();
+    assert_eq!(totals, A212693[..ply as usize]);
+}
+
+#[test]
+fn bad_boards_and_plies_are_refused() {
+    let with = |cols, rows, plies| Settings {
+        cols,
+        rows,
+        plies,
+        memory_limit: LOTS,
+    };
+    let err = |s| bdd::count(s, |_| {}, |_, _| {}).unwrap_err().error;
+    assert!(matches!(err(with(0, 6, 0)), bdd::Error::Board { .. }));
+    assert!(matches!(err(with(4, 4, 17)), bdd::Error::Plies { .. }));
+    assert!(sized::count(9, 7, 1, |_| {}).is_err());
+}
+
+#[test]
+fn the_command_counts_any_board_with_every_method() {
+    let csv = |method: &str, cols: &str, rows: &str, plies: &str| {
+        stdout_of(&[
+            "fourow", "count", "--method", method, "--cols", cols, "--rows", rows, "--plies",
+            plies, "--format", "csv",
+        ])
+    };
+    assert_eq!(csv("bdd", "7", "6", "9"), csv("memo", "7", "6", "9"));
+    assert_eq!(csv("bdd", "7", "6", "9"), csv("tree", "7", "6", "9"));
+    let small = csv("bdd", "4", "4", "16");
+    assert_eq!(small, csv("memo", "4", "4", "16"));
+    assert!(
+        small.ends_with("total,161029,13006,8398,5336,134289\n"),
+        "{small}"
+    );
+    let json = stdout_of(&[
+        "fourow", "count", "--method", "bdd", "--cols", "5", "--rows", "4", "--plies", "20",
+        "--format", "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["method"], "bdd");
+    assert_eq!(doc["columns"], 5);
+    assert_eq!(doc["total"]["positions"], 3_945_711);
+    assert!(doc["plies"][20]["nodes"].as_u64().unwrap() > 2);
+    let table = stdout_of(&["fourow", "count", "--method", "bdd", "--plies", "8"]);
+    assert!(table.contains("bdd method"), "{table}");
+    assert!(
+        table.lines().nth(2).unwrap().ends_with("memory (MiB)"),
+        "{table}"
+    );
+}
+
+#[test]
+fn the_command_stops_at_the_memory_limit_and_prints_what_it_has() {
+    let out = tomek()
+        .args([
+            "fourow",
+            "count",
+            "--method",
+            "bdd",
+            "--plies",
+            "30",
+            "--memory-limit",
+            "64M",
+            "--format",
+            "csv",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("memory limit of 64 MiB"), "{stderr}");
+    assert!(stdout.starts_with("ply,positions,"), "{stdout}");
+    assert!(stdout.contains("\n8,184275,0,1892,0,182383\n"), "{stdout}");
+    assert!(stdout.lines().last().unwrap().starts_with("total,"));
+}
+
+#[test]
+fn the_command_refuses_what_it_cannot_count() {
+    for args in [
+        &[
+            "fourow", "count", "--plies", "17", "--cols", "4", "--rows", "4",
+        ][..],
+        &[
+            "fourow", "count", "--method", "tree", "--plies", "3", "--cols", "5",
+        ],
+        &[
+            "fourow",
+            "count",
+            "--method",
+            "bdd",
+            "--plies",
+            "3",
+            "--memory-limit",
+            "12X",
+        ],
+        &[
+            "fourow", "count", "--method", "bdd", "--plies", "3", "--rows", "0",
+        ],
+    ] {
+        tomek().args(args).assert().code(2);
+    }
+}
