@@ -8,7 +8,8 @@
 //! The state space: [`rank`] (a dense index of each ply's boards), [`space`] (every reachable
 //! board of every setup, labelled by play), [`stats`] (counts, games, values, orbits),
 //! [`enumerate`] (the boards streamed in a fixed order), [`audit`] (the evaluators held to the
-//! labels).
+//! labels), [`explain`] (everything about one board: reachability, perfect play, games through
+//! it, its orbit).
 //!
 //! The judge's tools: [`codejam`] (the input and answer formats), [`sample`] (test data drawn
 //! by profile), [`mutants`] (wrong evaluators that test data must catch), [`validate`] (the
