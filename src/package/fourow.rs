@@ -255,12 +255,11 @@ pub fn build(options: &Options) -> Result<Package, PackageError> {
             &desc(&what, &how),
         );
     }
-    p.add("input_validators/validate.py", VALIDATOR_PY);
-    p.add("submissions/accepted/solution.cpp", SOLUTION_CPP);
-    p.add("submissions/accepted/solution.py", SOLUTION_PY);
-    for w in wrong_solutions()? {
-        p.add(format!("submissions/wrong_answer/{}.py", w.id), w.source);
-    }
+    p.add_programs(
+        ("validate.py", VALIDATOR_PY),
+        [("solution.cpp", SOLUTION_CPP), ("solution.py", SOLUTION_PY)],
+        wrong_solutions()?,
+    );
     Ok(p)
 }
 

@@ -72,6 +72,23 @@ impl Package {
         self.files.insert(path.into(), bytes.into());
     }
 
+    /// Adds the judge's programs: the input validator, the accepted references (C++ and
+    /// Python 3) and one wrong_answer program per wrong solution.
+    pub fn add_programs(
+        &mut self,
+        validator: (&str, &str),
+        accepted: [(&str, &str); 2],
+        wrong: Vec<WrongSolution>,
+    ) {
+        self.add(format!("input_validators/{}", validator.0), validator.1);
+        for (name, source) in accepted {
+            self.add(format!("submissions/accepted/{name}"), source);
+        }
+        for w in wrong {
+            self.add(format!("submissions/wrong_answer/{}.py", w.id), w.source);
+        }
+    }
+
     /// Adds a test case: `NAME.in`, `NAME.ans` and `NAME.desc` under `data/GROUP/`.
     pub fn add_case(&mut self, group: &str, name: &str, input: &[u8], answer: &[u8], desc: &str) {
         self.add(format!("data/{group}/{name}.in"), input);

@@ -175,12 +175,11 @@ pub fn build(options: &Options) -> Result<Package, PackageError> {
         let (input, answers) = generate(&space, profile, cases, seed)?;
         p.add_case("secret", name, &input, &answers, &desc(&what, &how));
     }
-    p.add("input_validators/validate.cpp", VALIDATOR_CPP);
-    p.add("submissions/accepted/solution.cpp", SOLUTION_CPP);
-    p.add("submissions/accepted/solution.py", SOLUTION_PY);
-    for w in wrong_solutions()? {
-        p.add(format!("submissions/wrong_answer/{}.py", w.id), w.source);
-    }
+    p.add_programs(
+        ("validate.cpp", VALIDATOR_CPP),
+        [("solution.cpp", SOLUTION_CPP), ("solution.py", SOLUTION_PY)],
+        wrong_solutions()?,
+    );
     Ok(p)
 }
 
