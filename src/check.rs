@@ -134,7 +134,7 @@ impl<R: Read> Lines<R> {
 
 /// The line shown in a message.
 fn show(l: &Line) -> String {
-    let mut s = format!("\"{}\"", l.text.escape_ascii());
+    let mut s = format!("\"{}\"", crate::escape::escape(&l.text));
     if l.long {
         s.push_str("...");
     }
@@ -243,7 +243,7 @@ pub fn check(
                         "{output_name}:{}: case {n}: expected \"{}\", found \"{}{}\"",
                         l.number,
                         expected.answer(),
-                        got.escape_ascii(),
+                        crate::escape::escape(got),
                         if l.long { "..." } else { "" }
                     ));
                 }

@@ -29,6 +29,7 @@ pub mod check;
 pub mod codejam;
 pub mod engine;
 pub mod enumerate;
+pub mod escape;
 pub mod eval;
 pub mod fourow;
 pub mod mutants;

@@ -639,3 +639,28 @@ fn a_flood_of_blank_lines_is_stopped() {
     );
     assert!(start.elapsed() < Duration::from_secs(20));
 }
+
+#[test]
+fn terminal_codes_in_the_output_are_echoed_escaped() {
+    let args = [
+        "--solver",
+        &fixture("terminal_codes.py"),
+        "--setup",
+        "none",
+        "--ply",
+        "3",
+    ];
+    let out = tomek(&args).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\x1b') && !text.contains('\0'), "{text:?}");
+    assert!(text.contains("    line: \\x1b[2J\\x00cleared\n"), "{text}");
+    assert!(text.contains("    | \\x1b[2J\\x00 on stderr\n"), "{text}");
+    let (_, r) = audit(&args);
+    let p = &r["problems"][0];
+    assert_eq!(
+        (p["kind"].as_str(), p["line"].as_u64()),
+        (Some("garbage"), Some(2))
+    );
+    assert_eq!(p["text"], "\\x1b[2J\\x00cleared");
+}

@@ -601,7 +601,7 @@ fn run_chunk(
         }
         Ending::Failed(e) => Some(("run", format!("could not run: {e}"))),
     };
-    let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
+    let stderr = escape_lines(&finished.stderr);
     let answered = checker.answered() as u64;
     // What went wrong, the output line at fault and its text, and the case the run was at.
     let found = match checker.broken.clone() {
@@ -643,6 +643,14 @@ fn run_chunk(
         problem,
         cancelled: false,
     }
+}
+
+/// What a solver wrote to standard error, each line escaped (see [`crate::escape`]) and
+/// without the `\r` of a Windows line end.
+fn escape_lines(bytes: &[u8]) -> String {
+    let lines = bytes.split(|&b| b == b'\n');
+    let lines = lines.map(|l| crate::escape::escape(l.strip_suffix(b"\r").unwrap_or(l)));
+    lines.collect::<Vec<_>>().join("\n")
 }
 
 /// A duration in seconds, without useless decimals.
