@@ -165,6 +165,61 @@ section_audit_solver() {
     record "audit --solver 'tomek solve' --chunk $chunk" "$audit_s" "$pipe_s"
 }
 
+# A plain Python 3 solution, as a contestant writes it (it reads standard input and prints with
+# `print`), audited with the default options against running it once over the same boards:
+# the boards of setup $AUDIT_SETUP (default 5: 3,181,881 boards). Twice: with Python's
+# buffered output, and with PYTHONUNBUFFERED=1, where every line is a write of its own (as
+# with `endl` in C++ or `flush=True`). The solver alone writes to a file; the audit runs it
+# on chunks fitted to its speed, one solver per core. Targets: 0.7× (buffered) and 0.8×
+# (flushing every line) on 2 cores. Each timing is the best of $AUDIT_PY_RUNS runs (default
+# 1: a run takes about a minute).
+section_audit_python() {
+    local setup="${AUDIT_SETUP:-5}" sol="$WORK/sol.py" boards="$WORK/setup" report="$WORK/audit-py.txt"
+    local runs="${AUDIT_PY_RUNS:-1}" alone_s audit_s alone_u_s audit_u_s count
+    cat >"$sol" <<'PY'
+import sys
+
+
+def status(rows):
+    lines = rows + ["".join(r[c] for r in rows) for c in range(4)]
+    lines.append("".join(rows[i][i] for i in range(4)))
+    lines.append("".join(rows[i][3 - i] for i in range(4)))
+    for p in "XO":
+        for line in lines:
+            if all(ch == p or ch == "T" for ch in line):
+                return p + " won"
+    for r in rows:
+        if "." in r:
+            return "Game has not completed"
+    return "Draw"
+
+
+words = sys.stdin.read().split()
+for case in range(1, int(words[0]) + 1):
+    print("Case #%d: %s" % (case, status(words[4 * case - 3:4 * case + 1])))
+PY
+    "$TOMEK" --quiet enumerate --setup "$setup" -o "$boards"
+    count="$(head -n 1 "$boards.in")"
+    echo "== audit_python: a plain Python solver, alone and audited, on the $count boards of setup $setup"
+    cat "$boards.in" >/dev/null # warm the page cache
+    # (The audits below check that the solver is right: they must pass.)
+
+    # Buffered: whatever the environment says (PYTHONUNBUFFERED may be set globally).
+    alone_s="$(RUNS="$runs" best_time_fresh "$WORK/py.out" env -u PYTHONUNBUFFERED sh -c "python3 '$sol' < '$boards.in' > '$WORK/py.out'")"
+    audit_s="$(RUNS="$runs" best_time env -u PYTHONUNBUFFERED sh -c "'$TOMEK' audit --quiet --solver \"python3 '$sol'\" --setup $setup > '$report'")"
+    grep -q "answered all .* boards right" "$report" || { cat "$report" >&2; exit 1; }
+    sed -n 's/^  checked.*  in /   buffered: /p' "$report"
+    alone_u_s="$(RUNS="$runs" best_time_fresh "$WORK/py.out" sh -c "PYTHONUNBUFFERED=1 python3 '$sol' < '$boards.in' > '$WORK/py.out'")"
+    audit_u_s="$(RUNS="$runs" best_time sh -c "PYTHONUNBUFFERED=1 '$TOMEK' audit --quiet --solver \"python3 '$sol'\" --setup $setup > '$report'")"
+    grep -q "answered all .* boards right" "$report" || { cat "$report" >&2; exit 1; }
+    sed -n 's/^  checked.*  in /   line by line: /p' "$report"
+
+    record "python3 sol.py > file (buffered)" "$alone_s" "$alone_s"
+    record "audit --solver, buffered (target 0.7×)" "$audit_s" "$alone_s"
+    record "python3 sol.py > file (line by line)" "$alone_u_s" "$alone_u_s"
+    record "audit --solver, line by line (target 0.8×)" "$audit_u_s" "$alone_u_s"
+}
+
 # Generating ten million uniform cases with their answers, against solving the same input and
 # against validating it (format and reachability of every board). Both ratios should stay
 # under 2. The outputs are written to new files (see best_time_fresh); the same two commands

@@ -10,7 +10,8 @@
 //! - [`fourow`]: Four in a row: a bitboard position, the judge, input files, a generator and
 //!   the position counts;
 //! - [`package`]: both problems as Kattis problem packages, for judges;
-//! - [`output`]: files replaced atomically, and the table/JSON/CSV formats.
+//! - [`output`]: files replaced atomically, the table/JSON/CSV formats, and the escaping of
+//!   input text echoed to a terminal.
 //!
 //! The library draws nothing on the terminal: long work reports progress through callbacks,
 //! and the `tomek` command draws the bars. With `default-features = false` it builds without

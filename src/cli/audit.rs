@@ -33,7 +33,8 @@ pub struct Args {
     /// Output format (`csv` only for the evaluators).
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Audit this solver program instead of the evaluators: a shell command (run by `sh -c`)
+    /// Audit this solver program instead of the evaluators: a shell command (run by `sh -c`,
+    /// or `cmd /S /C` on Windows)
     /// that reads a Code Jam input on standard input, or from the file named by `{}` when the
     /// command holds `{}`, and prints `Case #x: answer` lines.
     #[arg(long, value_name = "CMD", help_heading = "Solver")]
@@ -54,9 +55,10 @@ pub struct Args {
     /// Seed of --profile's draws: the same seed gives the same boards everywhere.
     #[arg(long, default_value_t = DEFAULT_SEED, requires = "profile", help_heading = "Solver")]
     pub seed: u64,
-    /// Cases per run of the solver (1,000 is the Code Jam large-input limit).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000_000), requires = "solver", help_heading = "Solver")]
-    pub chunk: u64,
+    /// Cases per run of the solver [default: fitted to the solver's speed, from 1,000 cases
+    /// (the Code Jam large-input limit) up to runs of about 1.5 s].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000), requires = "solver", help_heading = "Solver")]
+    pub chunk: Option<u64>,
     /// Solver processes at once [default: the number of cores].
     #[arg(long, short, value_parser = clap::value_parser!(u64).range(1..=1024), requires = "solver", help_heading = "Solver")]
     pub jobs: Option<u64>,
@@ -110,7 +112,7 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
         .with_plies(&plies);
     let opts = Options {
         command,
-        chunk: args.chunk as usize,
+        chunk: args.chunk.map(|n| n as usize),
         jobs: args.jobs.map_or_else(
             || std::thread::available_parallelism().map_or(1, |n| n.get()),
             |j| j as usize,

@@ -139,8 +139,15 @@ fn parse_size(s: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("`{s}` is not a usable size"))
 }
 
-/// 85% of the machine's memory: room for the diagrams with a margin for everything else.
+/// 85% of the machine's memory: room for the diagrams with a margin for everything else
+/// (4 GiB when the system does not say how much it has).
 fn default_memory_limit() -> usize {
+    physical_memory().map_or(4 << 30, |bytes| bytes / 20 * 17)
+}
+
+/// The machine's physical memory in bytes, as the system reports it.
+#[cfg(unix)]
+fn physical_memory() -> Option<usize> {
     // SAFETY: sysconf only reads system configuration; it has no preconditions.
     let (pages, page) = unsafe {
         (
@@ -148,10 +155,20 @@ fn default_memory_limit() -> usize {
             libc::sysconf(libc::_SC_PAGESIZE),
         )
     };
-    if pages <= 0 || page <= 0 {
-        return 4 << 30;
-    }
-    (pages as usize).saturating_mul(page as usize) / 20 * 17
+    (pages > 0 && page > 0).then(|| (pages as usize).saturating_mul(page as usize))
+}
+
+/// The machine's physical memory in bytes, as the system reports it.
+#[cfg(windows)]
+fn physical_memory() -> Option<usize> {
+    use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
+    // SAFETY: MEMORYSTATUSEX is plain data, for which all zero bytes is a valid value.
+    let mut status: MEMORYSTATUSEX = unsafe { std::mem::zeroed() };
+    status.dwLength = std::mem::size_of::<MEMORYSTATUSEX>() as u32;
+    // SAFETY: `status` is a valid, writable MEMORYSTATUSEX with its length set, as the call
+    // requires; the call writes only into it.
+    let ok = unsafe { GlobalMemoryStatusEx(&mut status) };
+    (ok != 0).then(|| usize::try_from(status.ullTotalPhys).unwrap_or(usize::MAX))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -276,20 +276,10 @@ fn parse_game(line: &[u8], expected: usize) -> Result<Vec<u8>, String> {
     Ok(moves)
 }
 
-/// Quotes a piece of input for a message: printable ASCII as is, anything else escaped, and
-/// long text cut short.
+/// Quotes a piece of input for a message: escaped (see [`crate::escape`]), and long text cut
+/// short with its length.
 fn show(bytes: &[u8]) -> String {
-    const LIMIT: usize = 30;
-    let mut s: String = bytes
-        .iter()
-        .take(LIMIT)
-        .flat_map(|b| b.escape_ascii())
-        .map(char::from)
-        .collect();
-    if bytes.len() > LIMIT {
-        s.push_str("...");
-    }
-    s
+    crate::output::escape::excerpt(bytes, 30)
 }
 
 /// Appends one game line: `Game #n: ` and the moves (columns 0–6 written as slots 1–7). A game

@@ -136,7 +136,7 @@ impl<R: Read> Lines<R> {
 
 /// The line shown in a message.
 fn show(l: &Line) -> String {
-    let mut s = format!("\"{}\"", l.text.escape_ascii());
+    let mut s = format!("\"{}\"", crate::output::escape::escape(&l.text));
     if l.long {
         s.push_str("...");
     }
@@ -245,7 +245,7 @@ pub fn check(
                         "{output_name}:{}: case {n}: expected \"{}\", found \"{}{}\"",
                         l.number,
                         expected.answer(),
-                        got.escape_ascii(),
+                        crate::output::escape::escape(got),
                         if l.long { "..." } else { "" }
                     ));
                 }

@@ -566,3 +566,101 @@ fn profiles_feed_the_audit() {
         }
     }
 }
+
+/// The report without what depends on the chunk sizes as well: how many runs there were and
+/// how large.
+fn size_free(r: Value) -> Value {
+    let mut r = comparable(r);
+    let o = r.as_object_mut().unwrap();
+    for k in ["chunk", "smallest_chunk", "largest_chunk", "runs"] {
+        o.remove(k);
+    }
+    r
+}
+
+#[test]
+fn fitted_chunk_sizes_grow_and_do_not_change_the_findings() {
+    // A fast, correct solver: the chunks grow from 1,000 cases while the runs pass (each
+    // run of `tomek solve` takes milliseconds, far below the 1.5 s aimed at).
+    let solve = format!("{TOMEK} solve");
+    let (code, r) = audit(&["--solver", &solve, "--setup", "6", "--ply", "0-7"]);
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["chunk"], Value::Null);
+    // The smallest is the first run's, or the last run's when the last chunk is short.
+    assert!(r["smallest_chunk"].as_u64().unwrap() <= 1000, "{r:#}");
+    let boards = r["boards"].as_u64().unwrap();
+    let (largest, runs) = (
+        r["largest_chunk"].as_u64().unwrap(),
+        r["runs"].as_u64().unwrap(),
+    );
+    assert!(largest >= 16_000, "{r:#}");
+    assert!(runs <= boards / 4000, "{r:#}");
+    assert_eq!(r["checked"].as_u64(), Some(boards));
+
+    // A wrong solver stopped at --max-failures: the same findings, to the case, with fitted
+    // sizes as with fixed ones, although the runs differ.
+    let run = |chunk: Option<&str>| {
+        let mut args = vec![
+            "--solver".to_string(),
+            fixture("t_ignored.py"),
+            "--setup".into(),
+            "3".into(),
+            "--ply".into(),
+            "0-7".into(),
+            "--max-failures".into(),
+            "25".into(),
+        ];
+        if let Some(c) = chunk {
+            args.extend(["--chunk".into(), c.into()]);
+        }
+        let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        audit(&args)
+    };
+    let (c0, fitted) = run(None);
+    let (c1, small) = run(Some("700"));
+    let (c2, large) = run(Some("20000"));
+    assert_eq!((c0, c1, c2), (1, 1, 1));
+    assert_eq!(fitted["wrong"], 25, "{fitted:#}");
+    assert_ne!(small["runs"], large["runs"]);
+    assert_eq!(size_free(fitted.clone()), size_free(small));
+    assert_eq!(size_free(fitted), size_free(large));
+}
+
+#[test]
+fn a_flood_of_blank_lines_is_stopped() {
+    let start = Instant::now();
+    let p = broken_run("yes ''");
+    assert_eq!(p["kind"], "flood", "{p:#}");
+    assert!(
+        p["what"]
+            .as_str()
+            .unwrap()
+            .ends_with("for 1,680 cases: killed")
+    );
+    assert!(start.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn terminal_codes_in_the_output_are_echoed_escaped() {
+    let args = [
+        "--solver",
+        &fixture("terminal_codes.py"),
+        "--setup",
+        "none",
+        "--ply",
+        "3",
+    ];
+    let out = audit_cmd(&args).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\x1b') && !text.contains('\0'), "{text:?}");
+    assert!(text.contains("    line: \\x1b[2J\\x00cleared\n"), "{text}");
+    assert!(text.contains("    | \\x1b[2J\\x00 on stderr\n"), "{text}");
+    let (_, r) = audit(&args);
+    let p = &r["problems"][0];
+    assert_eq!(
+        (p["kind"].as_str(), p["line"].as_u64()),
+        (Some("garbage"), Some(2))
+    );
+    assert_eq!(p["text"], "\\x1b[2J\\x00cleared");
+}

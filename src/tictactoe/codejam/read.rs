@@ -93,9 +93,13 @@ impl Line {
     fn show(&self) -> String {
         let head = self.head(self.raw_len);
         if self.raw_len > head.len() as u64 {
-            format!("\"{}\"... ({} bytes)", head.escape_ascii(), self.raw_len)
+            format!(
+                "\"{}\"... ({} bytes)",
+                crate::output::escape::escape(head),
+                self.raw_len
+            )
         } else {
-            format!("\"{}\"", head.escape_ascii())
+            format!("\"{}\"", crate::output::escape::escape(head))
         }
     }
 
@@ -525,7 +529,7 @@ impl<R: Read> CaseReader<R> {
                 _ => {
                     return Err(format!(
                         "invalid character '{}' in row {r}, column {}; expected X, O, T or .",
-                        [ch].escape_ascii(),
+                        crate::output::escape::escape(&[ch]),
                         c + 1
                     ));
                 }

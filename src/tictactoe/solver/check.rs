@@ -14,7 +14,7 @@ use std::fmt;
 /// Longest output line read: an answer line is about 40 bytes, so anything longer is broken,
 /// and reading it whole could take any amount of memory.
 pub const MAX_LINE: usize = 64 << 10;
-/// Characters of a received answer or an offending line kept for the report.
+/// Bytes of a received answer or an offending line kept for the report.
 const KEEP_TEXT: usize = 100;
 
 /// A board the solver answered wrongly.
@@ -374,13 +374,10 @@ fn is_number(digits: &[u8], n: u64) -> bool {
     digits == buf.as_slice()
 }
 
-/// The first [`KEEP_TEXT`] characters of some output, as text.
+/// Some output as text safe to print: escaped (see [`crate::escape`]), at most [`KEEP_TEXT`]
+/// bytes of it, with the length of the whole when it is longer.
 fn clip(bytes: &[u8]) -> String {
-    let s = String::from_utf8_lossy(&bytes[..bytes.len().min(KEEP_TEXT * 4)]);
-    match s.char_indices().nth(KEEP_TEXT) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.into_owned(),
-    }
+    crate::output::escape::excerpt(bytes, KEEP_TEXT)
 }
 
 fn count_lines(bytes: &[u8]) -> usize {

@@ -2,16 +2,20 @@
 //! boards, chunk by chunk, and its answers are compared with the labels.
 //!
 //! Three kinds of thread share the work. One producer takes the boards from a [`CaseSource`]
-//! in case order and cuts them into chunks. `jobs` workers each turn a chunk into an input,
+//! in case order and cuts them into chunks, of a fixed size or of sizes fitted to the solver's
+//! speed ([`sizes`]). `jobs` workers each turn a chunk into an input,
 //! run the solver on it ([`process`]) and check its output as it arrives ([`check`]). The
 //! calling thread collects the results and commits them strictly in chunk order, so the
 //! report (which failures are listed, where the audit stopped, which counterexamples are
 //! minimal) is the same however the jobs were scheduled: it depends only on the boards, the
-//! chunk size and the solver's answers.
+//! chunk sizes and the solver's answers. An audit stopped at `max_failures` by wrong answers
+//! ends at the case of the last failure it lists, whatever run that case was in, so its report
+//! does not depend on the chunk sizes either.
 
 pub mod check;
 pub mod process;
 pub mod report;
+pub mod sizes;
 
 use crate::outcome::Status;
 use crate::tictactoe::board::Board;
@@ -20,6 +24,7 @@ use crate::tictactoe::enumerate::{self, Selection};
 use crate::tictactoe::space::Space;
 use check::{Broken, Checker, Failure, Kind, Tally};
 use process::Ending;
+use sizes::Sizer;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -102,11 +107,12 @@ impl<I: Iterator<Item = (Board, Status)>> CaseSource for Cases<I> {
 /// How to run the solver.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// The command, run by `sh -c`. Every `{}` in it is replaced by the path of a file holding
-    /// the input; without `{}` the input goes to standard input.
+    /// The command, run by `sh -c` on Unix and `cmd /S /C` on Windows. Every `{}` in it is
+    /// replaced by the (quoted) path of a file holding the input; without `{}` the input comes
+    /// on standard input.
     pub command: String,
-    /// Cases per run of the solver.
-    pub chunk: usize,
+    /// Cases per run of the solver; `None` fits the sizes to the solver's speed.
+    pub chunk: Option<usize>,
     /// Solver processes at once.
     pub jobs: usize,
     /// Longest a run may take.
@@ -126,8 +132,8 @@ pub struct Problem {
     pub first_case: u64,
     /// Its last case among the audited boards, from 1.
     pub last_case: u64,
-    /// A short name: `exit`, `signal`, `timeout`, `too-few`, `too-many`, `misnumbered`,
-    /// `garbage`, `long-line` or `run`.
+    /// A short name: `exit`, `signal`, `timeout`, `flood`, `too-few`, `too-many`,
+    /// `misnumbered`, `garbage`, `long-line` or `run`.
     pub kind: &'static str,
     /// What happened, in words.
     pub what: String,
@@ -172,8 +178,12 @@ fn opt_status<S: serde::Serializer>(st: &Option<Status>, s: S) -> Result<S::Ok, 
 pub struct Report {
     /// The solver's command line.
     pub command: String,
-    /// Cases per run.
-    pub chunk: usize,
+    /// The fixed chunk size, or `None` when the sizes were fitted to the solver's speed.
+    pub chunk: Option<usize>,
+    /// Size of the smallest run counted in the report.
+    pub smallest_chunk: u64,
+    /// Size of the largest run counted in the report.
+    pub largest_chunk: u64,
     /// Runs at a time.
     pub jobs: usize,
     /// Boards in the source.
@@ -242,6 +252,8 @@ struct Chunk {
 /// What a worker found in one chunk.
 struct Outcome {
     index: u64,
+    /// Position of the chunk's first case among all, from 0.
+    first_case: u64,
     cases: u64,
     answered: u64,
     tally: Tally,
@@ -265,26 +277,26 @@ pub fn audit<'a>(
 ) -> io::Result<Report> {
     let start = Instant::now();
     let total = source.len();
-    let chunk = opts.chunk.max(1);
     let jobs = opts.jobs.max(1);
     let keep = opts.max_failures.max(1);
-    let temp = if opts.command.contains("{}") {
-        Some(TempDir::new()?)
-    } else {
-        None
-    };
+    let sizer = Sizer::new(opts.chunk, opts.timeout);
+    // Inputs and outputs go through files: see `process`.
+    let temp = TempDir::new()?;
     let stop = AtomicBool::new(false);
     let halt = || stop.load(Ordering::Relaxed) || cancel();
     let failures_seen = AtomicU64::new(0);
 
-    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Chunk>(jobs);
+    // One chunk waits ready while the others run: its size is chosen as late as that allows.
+    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Chunk>(1);
     let chunk_rx = Mutex::new(chunk_rx);
     let (out_tx, out_rx) = mpsc::channel::<Outcome>();
     let (free_tx, free_rx) = mpsc::channel::<Chunk>();
 
     let mut report = Report {
         command: opts.command.clone(),
-        chunk,
+        chunk: opts.chunk,
+        smallest_chunk: 0,
+        largest_chunk: 0,
         jobs,
         boards: total,
         checked: 0,
@@ -304,15 +316,17 @@ pub fn audit<'a>(
         for worker in 0..jobs {
             let out_tx = out_tx.clone();
             let free_tx = free_tx.clone();
-            let (chunk_rx, halt, temp) = (&chunk_rx, &halt, &temp);
+            let (chunk_rx, halt, temp, sizer) = (&chunk_rx, &halt, &temp, &sizer);
             let failures_seen = &failures_seen;
             scope.spawn(move || {
-                let file = temp
-                    .as_ref()
-                    .map(|t| t.path.join(format!("input-{worker}.in")));
-                let command = match &file {
-                    Some(f) => opts.command.replace("{}", &shell_quote(f)),
-                    None => opts.command.clone(),
+                let files = Files {
+                    input: temp.path.join(format!("input-{worker}.in")),
+                    output: temp.path.join(format!("output-{worker}.out")),
+                };
+                let command = if opts.command.contains("{}") {
+                    opts.command.replace("{}", &shell_quote(&files.input))
+                } else {
+                    opts.command.clone()
                 };
                 let mut scratch = Scratch::default();
                 loop {
@@ -321,8 +335,12 @@ pub fn audit<'a>(
                     let outcome = if halt() {
                         cancelled(&c)
                     } else {
-                        let file = file.as_deref();
-                        run_chunk(&c, &command, file, opts, keep, halt, &mut scratch)
+                        let began = Instant::now();
+                        let o = run_chunk(&c, &command, &files, opts, keep, halt, &mut scratch);
+                        if !o.cancelled {
+                            sizer.ran(c.index, c.cases.len(), began.elapsed(), o.problem.is_some());
+                        }
+                        o
                     };
                     // The chunk's vectors go back to the producer for the next chunks.
                     let _ = free_tx.send(c);
@@ -367,13 +385,31 @@ pub fn audit<'a>(
                         continue;
                     }
                     report.runs += 1;
-                    report.checked += o.answered;
-                    let room = keep.saturating_sub(listed);
-                    listed += (o.tally.wrong as usize).min(room);
-                    tally.merge(o.tally);
-                    if let Some(p) = o.problem {
-                        report.problems.push(p);
-                        listed += 1;
+                    if report.runs == 1 {
+                        report.smallest_chunk = o.cases;
+                    }
+                    report.smallest_chunk = report.smallest_chunk.min(o.cases);
+                    report.largest_chunk = report.largest_chunk.max(o.cases);
+                    let room = keep - listed;
+                    if o.tally.wrong as usize >= room {
+                        // The audit ends at this run's `room`-th wrong answer: what the run
+                        // answered after it is left out, as if the run had been cut there.
+                        let mut cut = Tally::new(keep);
+                        for f in o.tally.first.into_iter().take(room) {
+                            cut.add(f);
+                        }
+                        let last = cut.first.last().map_or(o.first_case, |f| f.case);
+                        report.checked += last - o.first_case;
+                        tally.merge(cut);
+                        listed = keep;
+                    } else {
+                        report.checked += o.answered;
+                        listed += o.tally.wrong as usize;
+                        tally.merge(o.tally);
+                        if let Some(p) = o.problem {
+                            report.problems.push(p);
+                            listed += 1;
+                        }
                     }
                     if listed >= keep {
                         report.stopped_early = true;
@@ -384,36 +420,41 @@ pub fn audit<'a>(
         });
 
         let free_rx = free_rx;
+        let recycled = || match free_rx.try_recv() {
+            Ok(mut old) => {
+                old.cases.clear();
+                old.cases
+            }
+            Err(_) => Vec::new(),
+        };
         let mut next = Chunk {
             index: 0,
             first_case: 0,
-            cases: Vec::with_capacity(chunk),
+            cases: Vec::new(),
         };
+        let mut size = sizer.size(0);
         let send = |c: &mut Chunk| -> bool {
-            let cases = match free_rx.try_recv() {
-                Ok(mut old) => {
-                    old.cases.clear();
-                    old.cases
-                }
-                Err(_) => Vec::with_capacity(chunk),
-            };
             let full = std::mem::replace(
                 c,
                 Chunk {
                     index: c.index + 1,
                     first_case: c.first_case + c.cases.len() as u64,
-                    cases,
+                    cases: recycled(),
                 },
             );
             !halt() && chunk_tx.send(full).is_ok()
         };
         source.blocks(&mut |mut block| {
             while !block.is_empty() {
-                let take = (chunk - next.cases.len()).min(block.len());
+                let take = (size - next.cases.len()).min(block.len());
                 next.cases.extend_from_slice(&block[..take]);
                 block = &block[take..];
-                if next.cases.len() == chunk && !send(&mut next) {
-                    return false;
+                if next.cases.len() == size {
+                    if !send(&mut next) {
+                        return false;
+                    }
+                    // Chosen once the last chunk is taken, with what the runs so far tell.
+                    size = sizer.size(next.index);
                 }
             }
             !halt()
@@ -436,6 +477,7 @@ pub fn audit<'a>(
 fn cancelled(c: &Chunk) -> Outcome {
     Outcome {
         index: c.index,
+        first_case: c.first_case,
         cases: c.cases.len() as u64,
         answered: 0,
         tally: Tally::default(),
@@ -454,11 +496,21 @@ struct Scratch {
     read: Vec<u8>,
 }
 
+/// A worker's files: the input of its runs, and the output its solver writes.
+struct Files {
+    input: PathBuf,
+    output: PathBuf,
+}
+
+/// Output a run may write, per byte of the exact answers, before it is stopped as flooding:
+/// room for a loose layout (spaces, `\r`, blank lines), not for a solver that never stops.
+const OUTPUT_ALLOWANCE: u64 = 4;
+
 /// Runs the solver on one chunk and checks what it printed.
 fn run_chunk(
     c: &Chunk,
     command: &str,
-    file: Option<&Path>,
+    files: &Files,
     opts: &Options,
     keep: usize,
     halt: &(dyn Fn() -> bool + Sync),
@@ -492,32 +544,27 @@ fn run_chunk(
     let deadline = Instant::now()
         .checked_add(opts.timeout)
         .unwrap_or_else(|| Instant::now() + Duration::from_secs(1 << 30));
-    let finished = match file {
-        Some(path) => match std::fs::write(path, &input) {
-            Ok(()) => process::run(
+    let limit = expected.len() as u64 * OUTPUT_ALLOWANCE + 2 * check::MAX_LINE as u64;
+    let finished = match std::fs::write(&files.input, &input) {
+        Ok(()) => process::run(
+            &process::Run {
                 command,
-                None,
+                stdin: (!opts.command.contains("{}")).then_some(files.input.as_path()),
+                stdout: &files.output,
+                limit,
                 deadline,
-                halt,
-                &mut |b| checker.feed(b),
-                read,
-            ),
-            Err(e) => process::Finished {
-                ending: Ending::Failed(io::Error::new(
-                    e.kind(),
-                    format!("cannot write {}: {e}", path.display()),
-                )),
-                stderr: Vec::new(),
             },
-        },
-        None => process::run(
-            command,
-            Some(input),
-            deadline,
             halt,
             &mut |b| checker.feed(b),
             read,
         ),
+        Err(e) => process::Finished {
+            ending: Ending::Failed(io::Error::new(
+                e.kind(),
+                format!("cannot write {}: {e}", files.input.display()),
+            )),
+            stderr: Vec::new(),
+        },
     };
     let cases = c.cases.len();
     // A problem with the run as a whole, unless the output itself broke first.
@@ -539,12 +586,23 @@ fn run_chunk(
         }
         Ending::Exited(code) => {
             checker.finish(false);
-            Some(("exit", format!("exited with status {code}")))
+            Some((
+                "exit",
+                format!("exited with status {code}{}", exit_name(*code)),
+            ))
         }
         Ending::Signalled(sig) => {
             checker.finish(false);
             let what = format!("killed by signal {sig}{}", signal_name(*sig));
             Some(("signal", what))
+        }
+        Ending::Flooded => {
+            let what = format!(
+                "wrote more than {} bytes for {} cases: killed",
+                crate::output::grouped(limit as u128),
+                crate::output::grouped(cases as u128)
+            );
+            Some(("flood", what))
         }
         Ending::TimedOut => {
             let what = format!(
@@ -555,7 +613,7 @@ fn run_chunk(
         }
         Ending::Failed(e) => Some(("run", format!("could not run: {e}"))),
     };
-    let stderr = String::from_utf8_lossy(&finished.stderr).into_owned();
+    let stderr = escape_lines(&finished.stderr);
     let answered = checker.answered() as u64;
     // What went wrong, the output line at fault and its text, and the case the run was at.
     let found = match checker.broken.clone() {
@@ -590,12 +648,21 @@ fn run_chunk(
     });
     Outcome {
         index: c.index,
+        first_case: c.first_case,
         cases: cases as u64,
         answered,
         tally: checker.tally,
         problem,
         cancelled: false,
     }
+}
+
+/// What a solver wrote to standard error, each line escaped (see [`crate::output::escape`]) and
+/// without the `\r` of a Windows line end.
+fn escape_lines(bytes: &[u8]) -> String {
+    let lines = bytes.split(|&b| b == b'\n');
+    let lines = lines.map(|l| crate::output::escape::escape(l.strip_suffix(b"\r").unwrap_or(l)));
+    lines.collect::<Vec<_>>().join("\n")
 }
 
 /// A duration in seconds, without useless decimals.
@@ -609,6 +676,7 @@ fn seconds_text(d: Duration) -> String {
 }
 
 /// ` (SIGSEGV)` for the common signals, nothing for the others.
+#[cfg(unix)]
 fn signal_name(sig: i32) -> &'static str {
     match sig {
         libc::SIGABRT => " (SIGABRT)",
@@ -623,12 +691,45 @@ fn signal_name(sig: i32) -> &'static str {
     }
 }
 
-/// A path as one shell word.
+/// Signals are a Unix matter.
+#[cfg(not(unix))]
+fn signal_name(_: i32) -> &'static str {
+    ""
+}
+
+/// Nothing on Unix, where a crash is a signal rather than an exit status.
+#[cfg(not(windows))]
+fn exit_name(_: i32) -> &'static str {
+    ""
+}
+
+/// ` (STATUS_ACCESS_VIOLATION)` for the exception codes a crashed Windows program exits with.
+#[cfg(windows)]
+fn exit_name(code: i32) -> &'static str {
+    match code as u32 {
+        0xC000_0005 => " (STATUS_ACCESS_VIOLATION)",
+        0xC000_001D => " (STATUS_ILLEGAL_INSTRUCTION)",
+        0xC000_0094 => " (STATUS_INTEGER_DIVIDE_BY_ZERO)",
+        0xC000_00FD => " (STATUS_STACK_OVERFLOW)",
+        0xC000_0409 => " (STATUS_STACK_BUFFER_OVERRUN)",
+        0xC000_0017 => " (STATUS_NO_MEMORY)",
+        _ => "",
+    }
+}
+
+/// A path as one word of `sh`: in single quotes, each quote in it written `'\''`.
+#[cfg(not(windows))]
 fn shell_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
 }
 
-/// A private directory for input files, removed with everything in it when dropped.
+/// A path as one word of `cmd`: in double quotes, which no Windows path holds.
+#[cfg(windows)]
+fn shell_quote(p: &Path) -> String {
+    format!("\"{}\"", p.display())
+}
+
+/// A private directory for the solvers' input and output files, removed with everything in it when dropped.
 struct TempDir {
     path: PathBuf,
 }

@@ -10,11 +10,21 @@ use std::fmt::Write;
 pub fn render(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "Audit of `{}`", r.command);
+    let sizes = match r.chunk {
+        Some(n) => format!("of up to {} cases", grouped(n as u128)),
+        None if r.smallest_chunk == r.largest_chunk => {
+            format!("of {} cases (adaptive)", grouped(r.largest_chunk as u128))
+        }
+        None => format!(
+            "of {} to {} cases (adaptive)",
+            grouped(r.smallest_chunk as u128),
+            grouped(r.largest_chunk as u128)
+        ),
+    };
     let runs = format!(
-        "in {} {} of up to {} cases, {} at a time",
+        "in {} {} {sizes}, {} at a time",
         grouped(r.runs as u128),
         if r.runs == 1 { "run" } else { "runs" },
-        grouped(r.chunk as u128),
         r.jobs
     );
     let rows = [

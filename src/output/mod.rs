@@ -1,5 +1,7 @@
 //! Writing results: files replaced atomically, and the three output formats (aligned tables for
-//! people, JSON and CSV for machines).
+//! people, JSON and CSV for machines). [`escape`] makes input text safe to echo on a terminal.
+
+pub mod escape;
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
