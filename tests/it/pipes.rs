@@ -22,6 +22,9 @@ const PRINTING: &[&[&str]] = &[
     &["fourow", "count", "--plies", "6"],
     &["fourow", "count", "--plies", "6", "--format", "csv"],
     &["fourow", "generate", "--seed", "1"],
+    &["explain", "XX../.TO./OO.X/...."],
+    &["explain", "XXXT..O.........", "--format", "json"],
+    &["completions", "bash"],
 ];
 
 #[test]
