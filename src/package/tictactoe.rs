@@ -151,7 +151,7 @@ pub fn build(options: &Options) -> Result<Package, PackageError> {
             0,
             format!(
                 "The smallest set found on which every one of the {} wrong solutions of the mutant \
-                 catalogue (tomek's src/mutants.rs) answers at least one board wrongly.",
+                 catalogue (tomek's src/tictactoe/mutants.rs) answers at least one board wrongly.",
                 Mutant::ALL.len()
             ),
             rebuild("04-killer", "--profile killer"),
