@@ -18,6 +18,8 @@
 #                  A212693, and the per-ply time against the tree method to BDD_TREE
 #   BDD_PLIES=42   deepest ply of the symbolic count (42 is the whole game)
 #   BDD_TREE=16    deepest ply of the tree method in that comparison
+#   BDD_SPLIT=24   deepest ply of a symbolic count run twice, on one thread and on all of
+#                  them, for the speed-up of sharing the store between cores (0 skips it)
 set -euo pipefail
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -154,4 +156,22 @@ if [ "${BDD:-0}" = 1 ]; then
     echo
     echo "whole run: $bdd_secs s wall, $(mb "$bdd_peak") peak; $total positions in all"
     echo "target for the whole game: at most 3600 s and 20 GiB"
+    bdd_split=${BDD_SPLIT:-24}
+    if [ "$bdd_split" -gt 0 ]; then
+        echo
+        echo "Symbolic count to ply $bdd_split on one thread and on $(nproc)"
+        echo
+        row run "wall (s)" "peak memory" "vs 1 thread"
+        export RAYON_NUM_THREADS=1
+        measure split-1 "$tomek" --quiet fourow count --plies "$bdd_split" --method bdd \
+            --format csv
+        unset RAYON_NUM_THREADS
+        check split-1 "$bdd_split"
+        one=$secs
+        row "1 thread" "$secs" "$(mb "$peak_kb")" "1.00"
+        measure split-n "$tomek" --quiet fourow count --plies "$bdd_split" --method bdd \
+            --format csv
+        check split-n "$bdd_split"
+        row "$(nproc) threads" "$secs" "$(mb "$peak_kb")" "$(ratio "$secs" "$one")"
+    fi
 fi

@@ -2,12 +2,11 @@
 //! and the number of positions of each ply.
 
 use anyhow::Context;
-use std::cell::RefCell;
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 use tomek::fourow::bdd::{self, Settings};
 use tomek::fourow::count::{self, Method, Options, Ply};
@@ -403,24 +402,28 @@ fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
             grouped((settings.memory_limit >> 20) as u128)
         ),
     };
-    // One counter per ply showing the nodes in the store; finished plies are printed above.
-    let bar: RefCell<Option<(u32, indicatif::ProgressBar)>> = RefCell::new(None);
+    // One spinner per ply showing the size of the store; finished plies are printed above.
+    let bar: Mutex<Option<(u32, indicatif::ProgressBar)>> = Mutex::new(None);
     let result = bdd::count(
         settings,
         |p| {
-            let mut bar = bar.borrow_mut();
+            let mut bar = bar.lock().unwrap_or_else(PoisonError::into_inner);
             if bar.as_ref().is_none_or(|(ply, _)| *ply != p.ply) {
-                let b = super::progress::counter(&format!("ply {} nodes", p.ply));
+                let b = super::progress::status(&format!("ply {}", p.ply));
                 if let Some((_, old)) = bar.replace((p.ply, b)) {
                     old.finish_and_clear();
                 }
             }
             if let Some((_, b)) = bar.as_ref() {
-                b.set_position(p.nodes as u64);
+                b.set_message(format!(
+                    "{} nodes, {} MiB in the store",
+                    grouped(p.nodes as u128),
+                    grouped((p.bytes >> 20) as u128)
+                ));
             }
         },
         |row, cost| {
-            if let Some((_, b)) = bar.borrow().as_ref() {
+            if let Some((_, b)) = bar.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
                 b.println(format!(
                     "ply {}: {} positions in {:.3} s, {} nodes, {} MiB",
                     row.ply,
@@ -432,7 +435,7 @@ fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
             }
         },
     );
-    if let Some((_, b)) = bar.take() {
+    if let Some((_, b)) = bar.into_inner().unwrap_or_else(PoisonError::into_inner) {
         b.finish_and_clear();
     }
     let (done, stopped) = match result {

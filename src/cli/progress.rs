@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::OnceLock;
+use std::time::Duration;
 use tomek::tictactoe::rules::Geometry;
 use tomek::tictactoe::space::Space;
 
@@ -50,6 +51,22 @@ pub fn counter(what: &str) -> ProgressBar {
         .expect("static template is valid"),
     );
     pb.set_message(what.to_string());
+    pb
+}
+
+/// A spinner for work whose size is not known ahead, showing `what` and then a message that
+/// the caller updates (for instance the size of a data structure as it grows).
+pub fn status(what: &str) -> ProgressBar {
+    if !enabled() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    pb.set_style(
+        ProgressStyle::with_template("{prefix:>8} [{elapsed_precise}] {spinner} {msg}")
+            .expect("static template is valid"),
+    );
+    pb.set_prefix(what.to_string());
+    pb.enable_steady_tick(Duration::from_millis(200));
     pb
 }
 

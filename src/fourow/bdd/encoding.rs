@@ -15,6 +15,7 @@
 //! that observation.
 
 use super::store::{FALSE, Ref, Store, TRUE};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The board's size and the variables of its cells.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -43,31 +44,35 @@ impl Layout {
 
     /// The empty board: every column's marker at bit 0.
     pub fn empty(&self, store: &mut Store) -> Ref {
-        let mut r = TRUE;
-        for col in (0..self.cols).rev() {
-            r = store.mk(self.level(col, 0), FALSE, r);
-            for bit in 1..=self.rows {
-                r = store.mk(self.level(col, bit), r, FALSE);
+        store.run(1 << 12, |s| {
+            let mut r = TRUE;
+            for col in (0..self.cols).rev() {
+                r = s.mk(self.level(col, 0), FALSE, r);
+                for bit in 1..=self.rows {
+                    r = s.mk(self.level(col, bit), r, FALSE);
+                }
             }
-        }
-        r
+            r
+        })
     }
 
     /// The cell in `col` and `row` holding a chip of the first player (`first`) or the second.
     fn chip(&self, store: &mut Store, col: u32, row: u32, first: bool) -> Ref {
-        // Filled: some bit above `row` is the marker.
-        let mut filled = FALSE;
-        for bit in row + 1..=self.rows {
-            let v = store.var(self.level(col, bit));
-            filled = store.or(filled, v);
-        }
-        let level = self.level(col, row);
-        let colour = if first {
-            store.var(level)
-        } else {
-            store.not_var(level)
-        };
-        store.and(filled, colour)
+        store.run(1 << 12, |s| {
+            // Filled: some bit above `row` is the marker.
+            let mut filled = FALSE;
+            for bit in row + 1..=self.rows {
+                let v = s.mk(self.level(col, bit), FALSE, TRUE);
+                filled = s.or(filled, v);
+            }
+            let level = self.level(col, row);
+            let colour = if first {
+                s.mk(level, FALSE, TRUE)
+            } else {
+                s.mk(level, TRUE, FALSE)
+            };
+            s.and(filled, colour)
+        })
     }
 
     /// Every line of four cells on the board, as (column, row) pairs.
@@ -102,11 +107,13 @@ impl Layout {
         lines.sort_by_key(|l| std::cmp::Reverse(l.iter().map(|&(c, _)| c).min()));
         let mut any = FALSE;
         for line in lines {
-            let mut all = TRUE;
-            for &(c, r) in line.iter().rev() {
-                all = store.and(all, chips[(c * self.rows + r) as usize]);
-            }
-            any = store.or(any, all);
+            any = store.run(store.len(), |s| {
+                let mut all = TRUE;
+                for &(c, r) in line.iter().rev() {
+                    all = s.and(all, chips[(c * self.rows + r) as usize]);
+                }
+                s.or(any, all)
+            });
         }
         any
     }
@@ -123,39 +130,44 @@ impl Layout {
 /// move was here (the mover's colour at bit `i - 1`, then `m[i - 1]`). `later` copies the
 /// colour bits of column `c` and goes on with `full` at column `c + 1`; past the last column
 /// no move is left, so `full` there is empty.
-pub struct Image<'s, P: FnMut(&Store)> {
+pub struct Image<'s> {
     /// The store holding the set and its successors.
-    pub store: &'s mut Store,
+    pub store: &'s Store,
     /// The board.
     pub layout: Layout,
     /// Whether the first player moves.
     pub first: bool,
     /// Called now and then while the image grows.
-    pub progress: P,
-    calls: u32,
+    pub progress: &'s (dyn Fn(&Store) + Sync),
+    calls: AtomicU32,
 }
 
 const OP_FULL: u32 = Store::USER_OPS;
 const OP_LATER: u32 = Store::USER_OPS + 2;
 
-impl<'s, P: FnMut(&Store)> Image<'s, P> {
+impl<'s> Image<'s> {
     /// An image builder for moves of the first player (`first`) or the second.
-    pub fn new(store: &'s mut Store, layout: Layout, first: bool, progress: P) -> Self {
+    pub fn new(
+        store: &'s Store,
+        layout: Layout,
+        first: bool,
+        progress: &'s (dyn Fn(&Store) + Sync),
+    ) -> Self {
         Image {
             store,
             layout,
             first,
             progress,
-            calls: 0,
+            calls: AtomicU32::new(0),
         }
     }
 
     /// The positions one move of the player away from those of `set`.
-    pub fn of(&mut self, set: Ref) -> Ref {
+    pub fn of(&self, set: Ref) -> Ref {
         self.full(set, 0)
     }
 
-    fn full(&mut self, n: Ref, col: u32) -> Ref {
+    fn full(&self, n: Ref, col: u32) -> Ref {
         if n == FALSE || col == self.layout.cols {
             return FALSE;
         }
@@ -163,38 +175,64 @@ impl<'s, P: FnMut(&Store)> Image<'s, P> {
         if let Some(r) = self.store.cached(op, n, col) {
             return r;
         }
-        self.calls = self.calls.wrapping_add(1);
-        if self.calls.is_multiple_of(1 << 14) {
+        let calls = self.calls.fetch_add(1, Ordering::Relaxed);
+        if calls.is_multiple_of(1 << 14) {
             (self.progress)(self.store);
         }
         let rows = self.layout.rows;
         // m[i]: the rest after the marker at bit i.
-        let mut m = [FALSE; 64];
+        let mut m = [FALSE; 65];
         let mut z = n;
         for bit in (0..=rows).rev() {
             let (lo, hi) = self.store.split(z, self.layout.level(col, bit));
             m[bit as usize] = hi;
             z = lo;
         }
-        let later0 = self.later(m[0], col);
-        let mut r = self.store.mk(self.layout.level(col, 0), FALSE, later0);
+        // hi[i]: the positions whose column has height i after the move.
+        let mut hi = [FALSE; 65];
+        self.heights(&m, col, &mut hi[..=rows as usize], 0);
+        let mut r = self.store.mk(self.layout.level(col, 0), FALSE, hi[0]);
         for bit in 1..=rows {
-            let stay = self.later(m[bit as usize], col);
-            let below = m[bit as usize - 1];
-            let level = self.layout.level(col, bit - 1);
-            let moved = if self.first {
-                self.store.mk(level, FALSE, below)
-            } else {
-                self.store.mk(level, below, FALSE)
-            };
-            let hi = self.store.or(stay, moved);
-            r = self.store.mk(self.layout.level(col, bit), r, hi);
+            r = self
+                .store
+                .mk(self.layout.level(col, bit), r, hi[bit as usize]);
         }
         self.store.remember(op, n, col, r);
         r
     }
 
-    fn later(&mut self, x: Ref, col: u32) -> Ref {
+    /// Fills `out[k]` with the successors whose column `col` has height `from + k`: those of
+    /// `m[from + k]` with the move later, and, above the bottom, those of `m[from + k - 1]`
+    /// with the move here. Halves go to two threads near the top of the order.
+    fn heights(&self, m: &[Ref; 65], col: u32, out: &mut [Ref], from: u32) {
+        if out.len() > 1 && self.store.forks_at(self.layout.base(col)) {
+            let (a, b) = out.split_at_mut(out.len() / 2);
+            let mid = from + a.len() as u32;
+            rayon::join(
+                || self.heights(m, col, a, from),
+                || self.heights(m, col, b, mid),
+            );
+            return;
+        }
+        for (k, slot) in out.iter_mut().enumerate() {
+            let bit = from + k as u32;
+            let stay = self.later(m[bit as usize], col);
+            *slot = if bit == 0 {
+                stay
+            } else {
+                let below = m[bit as usize - 1];
+                let level = self.layout.level(col, bit - 1);
+                let moved = if self.first {
+                    self.store.mk(level, FALSE, below)
+                } else {
+                    self.store.mk(level, below, FALSE)
+                };
+                self.store.or(stay, moved)
+            };
+        }
+    }
+
+    fn later(&self, x: Ref, col: u32) -> Ref {
         if x == FALSE {
             return FALSE;
         }
@@ -207,8 +245,9 @@ impl<'s, P: FnMut(&Store)> Image<'s, P> {
             return r;
         }
         let (lo, hi) = self.store.split(x, level);
-        let lo = self.later(lo, col);
-        let hi = self.later(hi, col);
+        let (lo, hi) = self
+            .store
+            .pair(level, || self.later(lo, col), || self.later(hi, col));
         let r = self.store.mk(level, lo, hi);
         self.store.remember(op, x, col, r);
         r

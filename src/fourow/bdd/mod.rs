@@ -12,16 +12,17 @@
 //! Memory is budgeted: when a ply would need more than [`Settings::memory_limit`], counting
 //! stops with [`Stopped`], which keeps the plies finished so far.
 //!
-//! The count runs on one thread. Splitting a ply by the height of the first column, so that
-//! each part could grow in a store of its own on its own core, was measured to need 2.4 times
-//! the nodes of the whole diagram (7×6, plies 14 and 17): positions with different first
-//! columns share most of the rest of their diagram, and separate stores lose that.
+//! Every core works on the same store at once ([`store`]): splitting a ply by the height of
+//! the first column instead, so that each part could grow in a store of its own, was measured
+//! to need 2.4 times the nodes of the whole diagram (7×6, plies 14 and 17), because positions
+//! with different first columns share most of the rest of their diagram.
 
 pub mod encoding;
 pub mod store;
 
 use super::count::Ply;
 use encoding::{Image, Layout};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use store::{FALSE, Store};
 
@@ -112,7 +113,7 @@ pub struct Stopped {
 /// it is done, with its cost; `progress` is called now and then while a ply is made.
 pub fn count(
     settings: Settings,
-    mut progress: impl FnMut(Progress),
+    progress: impl FnMut(Progress) + Send,
     mut report: impl FnMut(&Ply, &Cost),
 ) -> Result<Vec<(Ply, Cost)>, Stopped> {
     let Settings {
@@ -127,6 +128,8 @@ pub fn count(
         return fail(Error::Plies { cells, plies }, Vec::new());
     }
     let layout = Layout { cols, rows };
+    // Called from whichever thread is working; a call while another is under way is skipped.
+    let progress = Mutex::new(progress);
     let mut store = Store::new(layout.levels(), settings.memory_limit);
     let mut done = Vec::new();
     let mut clock = Instant::now();
@@ -165,16 +168,22 @@ pub fn count(
         clock = Instant::now();
         store.reset_peak();
         let first_moves = ply % 2 == 1;
-        let mut image = Image::new(&mut store, layout, first_moves, |s: &Store| {
-            progress(Progress {
-                ply,
-                nodes: s.len(),
-                bytes: s.bytes(),
-            })
+        let show = |s: &Store| {
+            if let Ok(mut progress) = progress.try_lock() {
+                progress(Progress {
+                    ply,
+                    nodes: s.len(),
+                    bytes: s.bytes(),
+                });
+            }
+        };
+        // The image has about three times the nodes of the set it starts from, and taking
+        // out the fours adds a few more.
+        let all = store.run(3 * store.len(), |s| {
+            Image::new(s, layout, first_moves, &show).of(open)
         });
-        let all = image.of(open);
         let wins = if first_moves { x_wins } else { o_wins };
-        let still = store.diff(all, wins);
+        let still = store.run(store.len() / 4, |s| s.diff(all, wins));
         if store.overflowed() {
             return fail(
                 Error::MemoryLimit {
@@ -185,11 +194,7 @@ pub fn count(
             );
         }
         let [all, still, x_kept, o_kept] = store.compact([all, still, x_wins, o_wins]);
-        progress(Progress {
-            ply,
-            nodes: store.len(),
-            bytes: store.bytes(),
-        });
+        show(&store);
         let all_nodes = store.size(all);
         let Some(counts) = store.count(&[all, still], settings.memory_limit) else {
             if store.overflowed() {

@@ -1,17 +1,29 @@
 //! A compact store of reduced ordered binary decision diagrams, written for the one job of
-//! counting Connect Four positions ply by ply.
+//! counting Connect Four positions ply by ply, and shared by every core while an operation
+//! runs.
 //!
-//! Nodes live in one flat array and never move while an operation runs; a node's children are
-//! always older than the node itself, so the array is in topological order, which lets garbage
-//! collection ([`Store::compact`]) and model counting ([`Store::count`]) be single linear
-//! sweeps with no stack. The unique table chains nodes through a `next` field, so growing it
-//! is a sequential pass over the nodes. Results of operations are remembered in a lossy,
-//! direct-mapped computed cache, cleared at every collection.
+//! Nodes live in one flat array. A new node takes the next index from one atomic counter, and
+//! only after its children exist, so a node's children are always older than the node itself:
+//! the array is in topological order, which lets garbage collection ([`Store::compact`]) and
+//! model counting ([`Store::count`]) be single linear sweeps with no stack. The unique table
+//! chains nodes through a `next` field; a node is published by a compare-and-swap on its
+//! bucket, so two threads making the same node agree on one (the loser's slot is garbage until
+//! the next collection). Results of operations are remembered in a lossy, direct-mapped
+//! computed cache, cleared at every collection.
+//!
+//! Operations ([`Store::or`], [`Store::and`], [`Store::diff`] and callers' own) take `&Store`
+//! and split their two branches across threads near the top of the order. The arrays cannot
+//! move while they run, so they are sized in between, by [`Store::run`]: it makes room before
+//! the operation and, when the room ran out, grows the arrays and runs the operation again,
+//! which then finds most of its work in the cache and the unique table.
 //!
 //! There are no complement edges: the sets handled here are never negated, and plain edges
 //! keep counting simple. Every size is checked against a memory budget; when an operation
-//! would need more, the store refuses to grow, the operation finishes with a meaningless
-//! result, and [`Store::overflowed`] says so, so that the caller can stop cleanly.
+//! needs more, [`Store::run`] returns a meaningless result and [`Store::overflowed`] says so,
+//! so that the caller can stop cleanly.
+
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// A node's index in the store. `FALSE` and `TRUE` are the two terminals.
 pub type Ref = u32;
@@ -23,12 +35,14 @@ pub const TRUE: Ref = 1;
 
 /// Cache entries per bucket of the unique table: operations on diagrams of a few million
 /// nodes visit many more pairs of nodes than there are nodes, and a missed pair is computed
-/// again.
+/// again. Larger caches were measured to be slower: clearing them costs more than they save.
 const CACHE_RATIO: usize = 2;
 /// The smallest cache kept after a collection (1 MiB).
 const MIN_CACHE: usize = 1 << 16;
+/// The smallest unique table and node array.
+const MIN_TABLE: usize = 1 << 12;
 
-/// Marks an empty slot or the end of a chain.
+/// Marks the end of a chain.
 const NIL: u32 = u32::MAX;
 
 #[derive(Copy, Clone, Debug)]
@@ -40,28 +54,149 @@ struct Node {
     next: u32,
 }
 
-/// One remembered result: the operation and its two operands, and the answer.
-#[derive(Copy, Clone, Debug)]
-#[repr(C)]
-struct Entry {
-    a: u32,
-    b: u32,
-    op: u32,
-    result: u32,
+/// The node array: one allocation that does not move while an operation runs, filled from
+/// index `len` on by any thread.
+struct Nodes {
+    ptr: NonNull<Node>,
+    cap: usize,
+    len: AtomicUsize,
+    /// Slots that may be taken: at most `cap`, and what the budget leaves to nodes.
+    room: usize,
 }
 
-const EMPTY_ENTRY: Entry = Entry {
-    a: NIL,
-    b: NIL,
-    op: NIL,
-    result: 0,
-};
+// SAFETY: a slot is written only by the thread that took its index from `len`, before the node
+// is published through a bucket (release) or returned to the caller; every other thread reaches
+// it after that, through an acquire load or a join. Published nodes are never written again.
+unsafe impl Send for Nodes {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Nodes {}
+
+impl Nodes {
+    fn layout(cap: usize) -> std::alloc::Layout {
+        std::alloc::Layout::array::<Node>(cap).expect("node array size")
+    }
+
+    fn with_capacity(cap: usize) -> Nodes {
+        let layout = Self::layout(cap);
+        // SAFETY: the layout has a non-zero size (`cap` is at least `MIN_TABLE`).
+        let ptr = unsafe { std::alloc::alloc(layout) } as *mut Node;
+        let ptr = NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
+        large_pages(ptr.as_ptr(), cap);
+        Nodes {
+            ptr,
+            cap,
+            len: AtomicUsize::new(0),
+            room: cap,
+        }
+    }
+
+    /// Moves the nodes to an allocation of `cap` slots; `false` when the system refuses.
+    fn resize(&mut self, cap: usize) -> bool {
+        let new = Self::layout(cap);
+        // SAFETY: `ptr` was allocated with the layout of `self.cap` slots, and the new size is
+        // non-zero.
+        let ptr = unsafe {
+            std::alloc::realloc(
+                self.ptr.as_ptr() as *mut u8,
+                Self::layout(self.cap),
+                new.size(),
+            )
+        } as *mut Node;
+        let Some(ptr) = NonNull::new(ptr) else {
+            return false;
+        };
+        large_pages(ptr.as_ptr(), cap);
+        self.ptr = ptr;
+        self.cap = cap;
+        true
+    }
+
+    fn len(&self) -> usize {
+        self.len.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn get(&self, i: u32) -> Node {
+        debug_assert!((i as usize) < self.cap);
+        // SAFETY: every index handed out is below `cap` and its slot was written before the
+        // index became known to anyone (see `Sync`).
+        unsafe { self.ptr.as_ptr().add(i as usize).read() }
+    }
+
+    #[inline]
+    fn set(&self, i: u32, node: Node) {
+        debug_assert!((i as usize) < self.cap);
+        // SAFETY: `i` is below `cap` and owned by the caller: taken from `len` and not yet
+        // published, or the store is borrowed mutably.
+        unsafe { self.ptr.as_ptr().add(i as usize).write(node) }
+    }
+
+    /// Takes the next free slot, or `None` when the array is full.
+    #[inline]
+    fn take(&self) -> Option<u32> {
+        let i = self.len.fetch_add(1, Ordering::Relaxed);
+        (i < self.room && i < NIL as usize).then_some(i as u32)
+    }
+}
+
+impl Drop for Nodes {
+    fn drop(&mut self) {
+        // SAFETY: allocated with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, Self::layout(self.cap)) }
+    }
+}
+
+/// One remembered result: `key` holds the two operands, `value` the operation and the answer.
+/// A writer holds the entry by swapping `LOCKED` into `key` and releases it with the new key; a
+/// reader takes `value` only if `key` read the same before and after it.
+struct Entry {
+    key: AtomicU64,
+    value: AtomicU64,
+}
+
+const EMPTY: u64 = u64::MAX - 1;
+const LOCKED: u64 = u64::MAX;
+
+fn empty_entry() -> Entry {
+    Entry {
+        key: AtomicU64::new(EMPTY),
+        value: AtomicU64::new(0),
+    }
+}
 
 /// Operation codes for the computed cache; callers outside this module use codes from
 /// [`Store::USER_OPS`] on.
 const OP_OR: u32 = 0;
 const OP_AND: u32 = 1;
 const OP_DIFF: u32 = 2;
+
+/// A table of `len` values made by `make`, on large pages where the system offers them.
+fn table<T>(len: usize, make: impl Fn() -> T) -> Vec<T> {
+    let mut v = Vec::with_capacity(len);
+    large_pages(v.as_mut_ptr(), len);
+    v.extend((0..len).map(|_| make()));
+    v
+}
+
+/// The tables are read at random all over gigabytes: with 4 KiB pages nearly every read
+/// misses the TLB as well as the cache. Linux backs a range with 2 MiB pages when asked
+/// before it is first touched, so this is called on every allocation before it is filled.
+fn large_pages<T>(ptr: *mut T, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const LARGE: usize = 2 << 20;
+        let start = ptr as usize;
+        let end = start + len * std::mem::size_of::<T>();
+        let (lo, hi) = (start.next_multiple_of(LARGE), end / LARGE * LARGE);
+        if hi > lo {
+            // SAFETY: the range lies inside the caller's own allocation, and the advice only
+            // changes how the kernel backs it, never its contents.
+            unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (ptr, len);
+}
 
 #[inline]
 fn hash3(a: u32, b: u32, c: u32) -> u64 {
@@ -73,12 +208,17 @@ fn hash3(a: u32, b: u32, c: u32) -> u64 {
 /// A store of decision diagrams over `levels` variables (level 0 is tested first).
 pub struct Store {
     levels: u32,
-    nodes: Vec<Node>,
-    buckets: Vec<u32>,
+    nodes: Nodes,
+    buckets: Vec<AtomicU32>,
     cache: Vec<Entry>,
     limit: usize,
+    /// The nodes ran out of room during the current operation.
+    full: AtomicBool,
+    /// The budget is spent: set by [`Store::run`] when the room cannot grow.
     overflow: bool,
     peak: usize,
+    /// Operations split their branches across threads above this level.
+    fork: u32,
 }
 
 impl Store {
@@ -88,22 +228,30 @@ impl Store {
     /// An empty store over `levels` variables that never uses more than `limit` bytes for its
     /// nodes, unique table and cache.
     pub fn new(levels: u32, limit: usize) -> Store {
-        let terminal = |_| Node {
-            level: levels,
-            lo: NIL,
-            hi: NIL,
-            next: NIL,
-        };
+        let nodes = Nodes::with_capacity(MIN_TABLE);
+        for i in 0..2 {
+            nodes.set(
+                i,
+                Node {
+                    level: levels,
+                    lo: NIL,
+                    hi: NIL,
+                    next: NIL,
+                },
+            );
+        }
+        nodes.len.store(2, Ordering::Relaxed);
         let mut s = Store {
             levels,
-            nodes: (0..2).map(terminal).collect(),
-            buckets: vec![NIL; 1 << 12],
-            cache: vec![EMPTY_ENTRY; 1 << 12],
+            nodes,
+            buckets: table(MIN_TABLE, || AtomicU32::new(NIL)),
+            cache: table(MIN_TABLE, empty_entry),
             limit,
+            full: AtomicBool::new(false),
             overflow: false,
             peak: 0,
+            fork: levels / 4,
         };
-        s.nodes.reserve(1 << 12);
         s.note_peak();
         s
     }
@@ -115,25 +263,36 @@ impl Store {
 
     /// Nodes in the store, the two terminals included.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.nodes.len().min(self.nodes.room)
     }
 
     /// Whether the store holds the terminals only.
     pub fn is_empty(&self) -> bool {
-        self.nodes.len() == 2
+        self.len() == 2
     }
 
-    /// Whether some operation wanted more memory than the budget since the last
+    /// Whether an operation wanted more memory than the budget since the last
     /// [`Store::compact`].
     pub fn overflowed(&self) -> bool {
         self.overflow
     }
 
-    /// Bytes the store holds now.
+    /// Whether operations split their work across threads at `level`.
+    #[inline]
+    pub fn forks_at(&self, level: u32) -> bool {
+        level < self.fork
+    }
+
+    /// Bytes the store holds now: the nodes made, the unique table and the cache. (The node
+    /// array reserves address space beyond its nodes; the system backs it only once used.)
     pub fn bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.buckets.len() * 4
-            + self.cache.len() * std::mem::size_of::<Entry>()
+        Self::cost(self.len(), self.buckets.len(), self.cache.len())
+    }
+
+    fn cost(nodes: usize, buckets: usize, cache: usize) -> usize {
+        nodes * std::mem::size_of::<Node>()
+            + buckets * std::mem::size_of::<AtomicU32>()
+            + cache * std::mem::size_of::<Entry>()
     }
 
     /// The most bytes the store ever held.
@@ -153,14 +312,14 @@ impl Store {
     /// The level of `r` (`levels` for a terminal).
     #[inline]
     pub fn level(&self, r: Ref) -> u32 {
-        self.nodes[r as usize].level
+        self.nodes.get(r).level
     }
 
     /// The two cofactors of `r` with respect to the variable at `level`, which must not lie
     /// below `r`'s own level: a node that skips `level` does not depend on it.
     #[inline]
     pub fn split(&self, r: Ref, level: u32) -> (Ref, Ref) {
-        let n = &self.nodes[r as usize];
+        let n = self.nodes.get(r);
         if n.level == level {
             (n.lo, n.hi)
         } else {
@@ -168,91 +327,143 @@ impl Store {
         }
     }
 
-    /// The node testing `level` with children `lo` (variable false) and `hi` (true), shared
-    /// with an equal node already made. Returns `FALSE` once the budget is exceeded.
-    #[inline]
-    pub fn mk(&mut self, level: u32, lo: Ref, hi: Ref) -> Ref {
-        if lo == hi {
-            return lo;
-        }
-        debug_assert!(level < self.level(lo) && level < self.level(hi));
-        let mask = self.buckets.len() - 1;
-        let slot = hash3(level, lo, hi) as usize & mask;
-        let mut i = self.buckets[slot];
-        while i != NIL {
-            let n = &self.nodes[i as usize];
-            if n.level == level && n.lo == lo && n.hi == hi {
-                return i;
+    /// Runs `op`, an operation on the store's diagrams that is expected to make about `room`
+    /// new nodes, and returns its result. The unique table and the cache are sized for that
+    /// beforehand, since they cannot grow while threads use them. When the node array fills
+    /// up anyway, the store makes more room and runs `op` again (which then finds much of its
+    /// work done in the unique table); when the budget is spent, the result is meaningless and
+    /// [`Store::overflowed`] is set.
+    pub fn run(&mut self, room: usize, op: impl Fn(&Store) -> Ref + Sync) -> Ref {
+        let mut room = room;
+        loop {
+            if self.overflow || !self.make_room(self.len() + room) {
+                self.overflow = true;
+                return FALSE;
             }
-            i = n.next;
+            let r = op(self);
+            let len = self.len();
+            self.nodes.len.store(len, Ordering::Relaxed);
+            self.note_peak();
+            if !self.full.swap(false, Ordering::Relaxed) {
+                return r;
+            }
+            // Out of room: twice as much, or at least a sixteenth more, or give up.
+            room = room.max(len) * 2;
+            if !self.make_room(len + room) || self.nodes.room < len + len / 16 {
+                self.overflow = true;
+                return FALSE;
+            }
         }
-        if self.overflow {
-            return FALSE;
-        }
-        if self.nodes.len() == self.nodes.capacity() && !self.grow_nodes() {
-            return FALSE;
-        }
-        let id = self.nodes.len() as u32;
-        if id == NIL {
-            self.overflow = true;
-            return FALSE;
-        }
-        self.nodes.push(Node {
-            level,
-            lo,
-            hi,
-            next: self.buckets[slot],
-        });
-        self.buckets[slot] = id;
-        if self.nodes.len() > self.buckets.len() {
-            self.grow_buckets();
-        }
-        id
     }
 
-    /// Makes room for more nodes, within the budget.
-    #[cold]
-    fn grow_nodes(&mut self) -> bool {
-        let cap = self.nodes.capacity();
-        let other = self.bytes() - cap * std::mem::size_of::<Node>();
-        let room = self.limit.saturating_sub(other) / std::mem::size_of::<Node>();
-        // The bucket array doubles with the nodes: keep a quarter of the room for it.
-        let want = (cap * 2).min(room.saturating_sub(room / 4)).max(cap);
-        if want <= cap + 1024 || self.nodes.try_reserve_exact(want - cap).is_err() {
-            self.overflow = true;
+    /// Sizes the unique table and the cache for `expected` nodes (never smaller than they are)
+    /// and lets the node array hold twice that, as far as the budget allows: the cache is
+    /// halved, then the unique table, until at least the nodes of now and some more fit.
+    /// `false` when they do not.
+    fn make_room(&mut self, expected: usize) -> bool {
+        let len = self.len();
+        let least = len + 1024;
+        let expected = expected.max(least);
+        let mut buckets = expected
+            .next_power_of_two()
+            .max(self.buckets.len())
+            .max(MIN_TABLE);
+        let mut cache = (buckets * CACHE_RATIO).max(self.cache.len()).max(MIN_CACHE);
+        let node_size = std::mem::size_of::<Node>();
+        let room =
+            |buckets, cache| self.limit.saturating_sub(Self::cost(0, buckets, cache)) / node_size;
+        while room(buckets, cache) < expected && cache > MIN_TABLE {
+            cache /= 2;
+        }
+        while room(buckets, cache) < least && buckets > MIN_TABLE && buckets / 2 >= len / 2 {
+            buckets /= 2;
+        }
+        let room = room(buckets, cache).min(2 * expected);
+        if room < least {
             return false;
+        }
+        if room > self.nodes.cap && !self.nodes.resize(room) {
+            return false;
+        }
+        self.nodes.room = room;
+        if buckets != self.buckets.len() {
+            self.rehash(buckets);
+        }
+        if cache != self.cache.len() {
+            self.cache = Vec::new();
+            self.cache = table(cache, empty_entry);
         }
         self.note_peak();
         true
     }
 
-    /// Doubles the unique table (and the cache with it, up to a node for every two entries),
-    /// if the budget allows; otherwise the chains just get longer.
-    #[cold]
-    fn grow_buckets(&mut self) {
-        let extra = self.buckets.len() * 4;
-        if self.bytes() + extra > self.limit {
-            return;
-        }
-        let size = self.buckets.len() * 2;
-        self.rehash(size);
-        let cache_size = self.cache.len() * 2;
-        let extra = self.cache.len() * std::mem::size_of::<Entry>();
-        if cache_size <= size * CACHE_RATIO && self.bytes() + extra <= self.limit {
-            self.cache = vec![EMPTY_ENTRY; cache_size];
-        }
-        self.note_peak();
-    }
-
     fn rehash(&mut self, size: usize) {
         self.buckets = Vec::new();
-        self.buckets = vec![NIL; size];
+        self.buckets = table(size, || AtomicU32::new(NIL));
         let mask = size - 1;
-        for i in 2..self.nodes.len() {
-            let n = self.nodes[i];
+        for i in 2..self.len() as u32 {
+            let mut n = self.nodes.get(i);
             let slot = hash3(n.level, n.lo, n.hi) as usize & mask;
-            self.nodes[i].next = self.buckets[slot];
-            self.buckets[slot] = i as u32;
+            let head = self.buckets[slot].get_mut();
+            n.next = *head;
+            *head = i;
+            self.nodes.set(i, n);
+        }
+    }
+
+    /// The node testing `level` with children `lo` (variable false) and `hi` (true), shared
+    /// with an equal node already made. Returns `FALSE` once the room is spent (and the
+    /// operation is then run again by [`Store::run`]).
+    #[inline]
+    pub fn mk(&self, level: u32, lo: Ref, hi: Ref) -> Ref {
+        if lo == hi {
+            return lo;
+        }
+        debug_assert!(level < self.level(lo) && level < self.level(hi));
+        let bucket = &self.buckets[hash3(level, lo, hi) as usize & (self.buckets.len() - 1)];
+        let mut head = bucket.load(Ordering::Acquire);
+        // Chains only grow at the head: after a lost race, only the new part is searched.
+        let mut seen = NIL;
+        let mut mine = None;
+        loop {
+            let mut i = head;
+            while i != seen {
+                let n = self.nodes.get(i);
+                if n.level == level && n.lo == lo && n.hi == hi {
+                    return i;
+                }
+                i = n.next;
+            }
+            let id = match mine {
+                Some(id) => id,
+                None => {
+                    if self.full.load(Ordering::Relaxed) {
+                        return FALSE;
+                    }
+                    let Some(id) = self.nodes.take() else {
+                        self.full.store(true, Ordering::Relaxed);
+                        return FALSE;
+                    };
+                    mine = Some(id);
+                    id
+                }
+            };
+            self.nodes.set(
+                id,
+                Node {
+                    level,
+                    lo,
+                    hi,
+                    next: head,
+                },
+            );
+            match bucket.compare_exchange(head, id, Ordering::Release, Ordering::Acquire) {
+                Ok(_) => return id,
+                Err(now) => {
+                    seen = head;
+                    head = now;
+                }
+            }
         }
     }
 
@@ -260,28 +471,47 @@ impl Store {
     #[inline]
     pub fn cached(&self, op: u32, a: u32, b: u32) -> Option<Ref> {
         let e = &self.cache[hash3(a, b, op) as usize & (self.cache.len() - 1)];
-        (e.a == a && e.b == b && e.op == op).then_some(e.result)
+        let key = u64::from(a) | u64::from(b) << 32;
+        if e.key.load(Ordering::Acquire) != key {
+            return None;
+        }
+        let value = e.value.load(Ordering::Acquire);
+        std::sync::atomic::fence(Ordering::Acquire);
+        if e.key.load(Ordering::Relaxed) != key || (value >> 32) as u32 != op {
+            return None;
+        }
+        Some(value as u32)
     }
 
-    /// Remembers the result of `op` on `a` and `b`.
+    /// Remembers the result of `op` on `a` and `b`, unless another thread is writing the same
+    /// entry or the result may be meaningless (the room ran out).
     #[inline]
-    pub fn remember(&mut self, op: u32, a: u32, b: u32, result: Ref) {
-        let i = hash3(a, b, op) as usize & (self.cache.len() - 1);
-        self.cache[i] = Entry { a, b, op, result };
+    pub fn remember(&self, op: u32, a: u32, b: u32, result: Ref) {
+        if self.full.load(Ordering::Relaxed) {
+            return;
+        }
+        let e = &self.cache[hash3(a, b, op) as usize & (self.cache.len() - 1)];
+        if e.key.swap(LOCKED, Ordering::Acquire) == LOCKED {
+            return;
+        }
+        e.value
+            .store(u64::from(result) | u64::from(op) << 32, Ordering::Release);
+        e.key
+            .store(u64::from(a) | u64::from(b) << 32, Ordering::Release);
     }
 
     /// The variable at `level` being true.
     pub fn var(&mut self, level: u32) -> Ref {
-        self.mk(level, FALSE, TRUE)
+        self.run(1, |s| s.mk(level, FALSE, TRUE))
     }
 
     /// The variable at `level` being false.
     pub fn not_var(&mut self, level: u32) -> Ref {
-        self.mk(level, TRUE, FALSE)
+        self.run(1, |s| s.mk(level, TRUE, FALSE))
     }
 
     /// The union of two sets.
-    pub fn or(&mut self, a: Ref, b: Ref) -> Ref {
+    pub fn or(&self, a: Ref, b: Ref) -> Ref {
         if a == FALSE || a == b || b == TRUE {
             return b;
         }
@@ -295,15 +525,14 @@ impl Store {
         let level = self.level(a).min(self.level(b));
         let (a0, a1) = self.split(a, level);
         let (b0, b1) = self.split(b, level);
-        let lo = self.or(a0, b0);
-        let hi = self.or(a1, b1);
+        let (lo, hi) = self.pair(level, || self.or(a0, b0), || self.or(a1, b1));
         let r = self.mk(level, lo, hi);
         self.remember(OP_OR, a, b, r);
         r
     }
 
     /// The intersection of two sets.
-    pub fn and(&mut self, a: Ref, b: Ref) -> Ref {
+    pub fn and(&self, a: Ref, b: Ref) -> Ref {
         if a == FALSE || a == b || b == TRUE {
             return a;
         }
@@ -317,15 +546,14 @@ impl Store {
         let level = self.level(a).min(self.level(b));
         let (a0, a1) = self.split(a, level);
         let (b0, b1) = self.split(b, level);
-        let lo = self.and(a0, b0);
-        let hi = self.and(a1, b1);
+        let (lo, hi) = self.pair(level, || self.and(a0, b0), || self.and(a1, b1));
         let r = self.mk(level, lo, hi);
         self.remember(OP_AND, a, b, r);
         r
     }
 
     /// The assignments of `a` that are not in `b`.
-    pub fn diff(&mut self, a: Ref, b: Ref) -> Ref {
+    pub fn diff(&self, a: Ref, b: Ref) -> Ref {
         if a == FALSE || b == TRUE || a == b {
             return FALSE;
         }
@@ -338,22 +566,37 @@ impl Store {
         let level = self.level(a).min(self.level(b));
         let (a0, a1) = self.split(a, level);
         let (b0, b1) = self.split(b, level);
-        let lo = self.diff(a0, b0);
-        let hi = self.diff(a1, b1);
+        let (lo, hi) = self.pair(level, || self.diff(a0, b0), || self.diff(a1, b1));
         let r = self.mk(level, lo, hi);
         self.remember(OP_DIFF, a, b, r);
         r
     }
 
+    /// Computes the two branches of a node at `level`: on two threads near the top of the
+    /// order, where each branch is a large share of the work, and in turn below it, where a
+    /// fork would cost more than it saves.
+    #[inline]
+    pub fn pair(
+        &self,
+        level: u32,
+        lo: impl FnOnce() -> Ref + Send,
+        hi: impl FnOnce() -> Ref + Send,
+    ) -> (Ref, Ref) {
+        if self.forks_at(level) {
+            rayon::join(lo, hi)
+        } else {
+            (lo(), hi())
+        }
+    }
+
     /// Drops every node no root reaches and renumbers the rest (in the same order), returning
     /// the roots' new references; clears the cache and the overflow mark.
     pub fn compact<const N: usize>(&mut self, roots: [Ref; N]) -> [Ref; N] {
-        let n = self.nodes.len();
-        // The bucket array is rebuilt anyway: its memory holds the new indices meanwhile.
+        let n = self.len();
+        // The bucket array and the cache are rebuilt anyway: free them first.
         self.buckets = Vec::new();
-        let mut remap = vec![NIL; n];
-        remap[0] = 0;
-        remap[1] = 1;
+        self.cache = Vec::new();
+        let mut remap = table(n, || NIL);
         // Children are older than parents, so one sweep from the newest node marks everything
         // reachable.
         for r in roots {
@@ -361,7 +604,7 @@ impl Store {
         }
         for i in (2..n).rev() {
             if remap[i] != NIL {
-                let Node { lo, hi, .. } = self.nodes[i];
+                let Node { lo, hi, .. } = self.nodes.get(i as u32);
                 remap[lo as usize] = 0;
                 remap[hi as usize] = 0;
             }
@@ -371,53 +614,42 @@ impl Store {
         let mut kept = 2u32;
         for i in 2..n {
             if remap[i] != NIL {
-                let Node { level, lo, hi, .. } = self.nodes[i];
+                let Node { level, lo, hi, .. } = self.nodes.get(i as u32);
                 remap[i] = kept;
-                self.nodes[kept as usize] = Node {
-                    level,
-                    lo: remap[lo as usize],
-                    hi: remap[hi as usize],
-                    next: NIL,
-                };
+                self.nodes.set(
+                    kept,
+                    Node {
+                        level,
+                        lo: remap[lo as usize],
+                        hi: remap[hi as usize],
+                        next: NIL,
+                    },
+                );
                 kept += 1;
             }
         }
         let roots = roots.map(|r| remap[r as usize]);
         drop(remap);
-        self.nodes.truncate(kept as usize);
-        let mut size = 1 << 12;
-        while size < self.nodes.len() {
-            size *= 2;
-        }
-        self.rehash(size);
-        let mut cache_size = (size * CACHE_RATIO).max(MIN_CACHE);
-        let room = self
-            .limit
-            .saturating_sub(self.bytes() - self.cache.len() * 16)
-            / 16;
-        while cache_size > room && cache_size > 1 << 12 {
-            cache_size /= 2;
-        }
-        if self.cache.len() != cache_size {
-            self.cache = Vec::new();
-            self.cache = vec![EMPTY_ENTRY; cache_size];
-        } else {
-            self.cache.fill(EMPTY_ENTRY);
-        }
+        self.nodes.len.store(kept as usize, Ordering::Relaxed);
         self.overflow = false;
+        self.full.store(false, Ordering::Relaxed);
+        // Tables for what is kept; the next operation sizes them for its own needs.
+        self.rehash((kept as usize).next_power_of_two().max(MIN_TABLE));
+        self.cache = table(MIN_CACHE, empty_entry);
+        self.note_peak();
         roots
     }
 
     /// The nodes reachable from `r`, the terminals included.
     pub fn size(&self, r: Ref) -> usize {
-        let mut seen = vec![false; self.nodes.len()];
+        let mut seen = table(r as usize + 1, || false);
         seen[r as usize] = true;
         let mut count = 0;
         for i in (0..=r as usize).rev() {
             if seen[i] {
                 count += 1;
                 if i >= 2 {
-                    let Node { lo, hi, .. } = self.nodes[i];
+                    let Node { lo, hi, .. } = self.nodes.get(i as u32);
                     seen[lo as usize] = true;
                     seen[hi as usize] = true;
                 }
@@ -432,14 +664,14 @@ impl Store {
     pub fn count(&mut self, roots: &[Ref], limit: usize) -> Option<Vec<u128>> {
         let top = roots.iter().copied().max().unwrap_or(0) as usize;
         self.cache = Vec::new();
-        self.cache = vec![EMPTY_ENTRY; 1 << 12];
+        self.cache = table(MIN_TABLE, empty_entry);
         let need = (top + 1) * std::mem::size_of::<u128>();
         if self.bytes() + need > limit {
             self.overflow = true;
             return None;
         }
         self.peak = self.peak.max(self.bytes() + need);
-        let mut counts = vec![0u128; top + 1];
+        let mut counts = table(top + 1, || 0u128);
         if top >= 1 {
             counts[1] = 1;
         }
@@ -449,7 +681,7 @@ impl Store {
             counts[child as usize].checked_mul(1u128.checked_shl(skipped)?)
         };
         for i in 2..=top {
-            let Node { level, lo, hi, .. } = self.nodes[i];
+            let Node { level, lo, hi, .. } = self.nodes.get(i as u32);
             let lo = scaled(&counts, level + 1, lo)?;
             let hi = scaled(&counts, level + 1, hi)?;
             counts[i] = lo.checked_add(hi)?;
