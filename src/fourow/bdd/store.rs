@@ -9,7 +9,7 @@
 //! chains nodes through a `next` field; a node is published by a compare-and-swap on its
 //! bucket, so two threads making the same node agree on one (the loser's slot is garbage until
 //! the next collection). Results of operations are remembered in a lossy, direct-mapped
-//! computed cache, cleared at every collection.
+//! computed cache, forgotten at every collection.
 //!
 //! Operations ([`Store::or`], [`Store::and`], [`Store::diff`] and callers' own) take `&Store`
 //! and split their two branches across threads near the top of the order. The arrays cannot
@@ -146,22 +146,35 @@ impl Drop for Nodes {
     }
 }
 
-/// One remembered result: `key` holds the two operands, `value` the operation and the answer.
+/// One remembered result: `key` holds the two operands, `value` the answer, the operation
+/// and the epoch it was computed in.
+///
 /// A writer holds the entry by swapping `LOCKED` into `key` and releases it with the new key; a
-/// reader takes `value` only if `key` read the same before and after it.
+/// reader takes `value` only if `key` read the same before and after it. Collections renumber
+/// the nodes, which makes every entry wrong: rather than clearing gigabytes, the store starts a
+/// new epoch, and entries of older ones no longer match. All zeros is epoch 0, never used, so
+/// a fresh table needs no filling.
 struct Entry {
     key: AtomicU64,
     value: AtomicU64,
 }
 
-const EMPTY: u64 = u64::MAX - 1;
 const LOCKED: u64 = u64::MAX;
+/// Epochs take the top 24 bits of an entry's value.
+const EPOCHS: u32 = 1 << 24;
 
-fn empty_entry() -> Entry {
-    Entry {
-        key: AtomicU64::new(EMPTY),
-        value: AtomicU64::new(0),
+/// A cache of `len` empty entries, left for the system to zero on first touch.
+fn empty_cache(len: usize) -> Vec<Entry> {
+    let layout = std::alloc::Layout::array::<Entry>(len).expect("cache size");
+    // SAFETY: `len` is at least `MIN_TABLE`, so the layout has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Entry;
+    if ptr.is_null() {
+        std::alloc::handle_alloc_error(layout);
     }
+    large_pages(ptr, len);
+    // SAFETY: the allocation comes from the global allocator with the layout of `len` entries,
+    // and all-zero bytes are a valid `Entry` (two atomic integers).
+    unsafe { Vec::from_raw_parts(ptr, len, len) }
 }
 
 /// Operation codes for the computed cache; callers outside this module use codes from
@@ -219,6 +232,8 @@ pub struct Store {
     peak: usize,
     /// Operations split their branches across threads above this level.
     fork: u32,
+    /// The cache's epoch: entries of other epochs are stale.
+    epoch: u32,
 }
 
 impl Store {
@@ -245,12 +260,13 @@ impl Store {
             levels,
             nodes,
             buckets: table(MIN_TABLE, || AtomicU32::new(NIL)),
-            cache: table(MIN_TABLE, empty_entry),
+            cache: empty_cache(MIN_TABLE),
             limit,
             full: AtomicBool::new(false),
             overflow: false,
             peak: 0,
             fork: levels / 4,
+            epoch: 1,
         };
         s.note_peak();
         s
@@ -391,15 +407,21 @@ impl Store {
         }
         if cache != self.cache.len() {
             self.cache = Vec::new();
-            self.cache = table(cache, empty_entry);
+            self.cache = empty_cache(cache);
         }
         self.note_peak();
         true
     }
 
     fn rehash(&mut self, size: usize) {
-        self.buckets = Vec::new();
-        self.buckets = table(size, || AtomicU32::new(NIL));
+        if size == self.buckets.len() {
+            for b in &mut self.buckets {
+                *b.get_mut() = NIL;
+            }
+        } else {
+            self.buckets = Vec::new();
+            self.buckets = table(size, || AtomicU32::new(NIL));
+        }
         let mask = size - 1;
         for i in 2..self.len() as u32 {
             let mut n = self.nodes.get(i);
@@ -477,7 +499,7 @@ impl Store {
         }
         let value = e.value.load(Ordering::Acquire);
         std::sync::atomic::fence(Ordering::Acquire);
-        if e.key.load(Ordering::Relaxed) != key || (value >> 32) as u32 != op {
+        if e.key.load(Ordering::Relaxed) != key || (value >> 32) as u32 != op | self.epoch << 8 {
             return None;
         }
         Some(value as u32)
@@ -494,8 +516,9 @@ impl Store {
         if e.key.swap(LOCKED, Ordering::Acquire) == LOCKED {
             return;
         }
+        let tag = op | self.epoch << 8;
         e.value
-            .store(u64::from(result) | u64::from(op) << 32, Ordering::Release);
+            .store(u64::from(result) | u64::from(tag) << 32, Ordering::Release);
         e.key
             .store(u64::from(a) | u64::from(b) << 32, Ordering::Release);
     }
@@ -590,12 +613,10 @@ impl Store {
     }
 
     /// Drops every node no root reaches and renumbers the rest (in the same order), returning
-    /// the roots' new references; clears the cache and the overflow mark.
+    /// the roots' new references; forgets the cache and clears the overflow mark. The tables
+    /// keep their size for the next operation.
     pub fn compact<const N: usize>(&mut self, roots: [Ref; N]) -> [Ref; N] {
         let n = self.len();
-        // The bucket array and the cache are rebuilt anyway: free them first.
-        self.buckets = Vec::new();
-        self.cache = Vec::new();
         let mut remap = table(n, || NIL);
         // Children are older than parents, so one sweep from the newest node marks everything
         // reachable.
@@ -633,9 +654,14 @@ impl Store {
         self.nodes.len.store(kept as usize, Ordering::Relaxed);
         self.overflow = false;
         self.full.store(false, Ordering::Relaxed);
-        // Tables for what is kept; the next operation sizes them for its own needs.
-        self.rehash((kept as usize).next_power_of_two().max(MIN_TABLE));
-        self.cache = table(MIN_CACHE, empty_entry);
+        self.rehash(self.buckets.len());
+        self.epoch += 1;
+        if self.epoch == EPOCHS {
+            self.epoch = 1;
+            let len = self.cache.len();
+            self.cache = Vec::new();
+            self.cache = empty_cache(len);
+        }
         self.note_peak();
         roots
     }
@@ -660,12 +686,14 @@ impl Store {
 
     /// The number of assignments of all the variables in each set of `roots`, or `None` when
     /// one does not fit in a `u128` or the counts would take the store over `limit` bytes.
-    /// The cache is emptied to make room.
+    /// The cache is emptied when that makes room.
     pub fn count(&mut self, roots: &[Ref], limit: usize) -> Option<Vec<u128>> {
         let top = roots.iter().copied().max().unwrap_or(0) as usize;
-        self.cache = Vec::new();
-        self.cache = table(MIN_TABLE, empty_entry);
         let need = (top + 1) * std::mem::size_of::<u128>();
+        if self.bytes() + need > limit {
+            self.cache = Vec::new();
+            self.cache = empty_cache(MIN_TABLE);
+        }
         if self.bytes() + need > limit {
             self.overflow = true;
             return None;
