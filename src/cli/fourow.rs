@@ -4,6 +4,7 @@
 use anyhow::Context;
 use std::ffi::OsString;
 use std::io::{Read, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Mutex, PoisonError};
@@ -11,7 +12,7 @@ use std::time::Duration;
 use tomek::fourow::bdd::{self, Settings};
 use tomek::fourow::count::{self, Method, Options, Ply};
 use tomek::fourow::{self, Mode, Summary, generate};
-use tomek::output::{AtomicFile, Format, Table, grouped};
+use tomek::output::{AtomicFile, Format, Table, csv_line, grouped};
 
 /// Four in a row (SPOJ FOUROW): solve, generate and validate inputs; count positions.
 #[derive(clap::Args, Debug)]
@@ -337,7 +338,7 @@ fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
     };
     if !seven_by_six {
         let plies = fourow::sized::count(args.cols, args.rows, args.plies, |_| {})?;
-        return print_counts(&args, &options, &shape, &plies, None);
+        return print_counts(&args, &options, &shape, &plies, None, false);
     }
     // One bar per ply, over the positions of the ply before; finished plies are printed
     // above it. Nothing is drawn off a terminal or with --quiet.
@@ -370,7 +371,7 @@ fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
     if let Some((_, b)) = bar.lock().expect("progress bar lock").take() {
         b.finish_and_clear();
     }
-    print_counts(&args, &options, &shape, &plies, None)
+    print_counts(&args, &options, &shape, &plies, None, false)
 }
 
 /// The board and the method, for the table's title.
@@ -401,6 +402,15 @@ fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
             "bdd method, memory limit {} MiB",
             grouped((settings.memory_limit >> 20) as u128)
         ),
+    };
+    // A whole game takes many minutes: CSV rows go out as their plies finish, so that output
+    // piped into a file keeps every finished ply whatever happens later. A failed write (the
+    // reader went away) ends the count; the error is returned once the bars are cleared.
+    let stream = args.format == Format::Csv;
+    let mut written = if stream {
+        write_line(&csv_line(&count_header(false)))
+    } else {
+        Ok(())
     };
     // One spinner per ply showing the size of the store; finished plies are printed above.
     let bar: Mutex<Option<(u32, indicatif::ProgressBar)>> = Mutex::new(None);
@@ -433,11 +443,19 @@ fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
                     grouped((cost.peak_bytes >> 20) as u128)
                 ));
             }
+            if stream && written.is_ok() {
+                written = write_line(&csv_line(&ply_cells(row, false)));
+            }
+            match written {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(_) => ControlFlow::Break(()),
+            }
         },
     );
     if let Some((_, b)) = bar.into_inner().unwrap_or_else(PoisonError::into_inner) {
         b.finish_and_clear();
     }
+    written.context("writing the counts")?;
     let (done, stopped) = match result {
         Ok(done) => (done, None),
         Err(bdd::Stopped {
@@ -448,7 +466,7 @@ fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
     };
     let plies: Vec<Ply> = done.iter().map(|(p, _)| p.clone()).collect();
     let costs: Vec<bdd::Cost> = done.iter().map(|(_, c)| *c).collect();
-    print_counts(&args, &options, &shape, &plies, Some(&costs))?;
+    print_counts(&args, &options, &shape, &plies, Some(&costs), stream)?;
     match stopped {
         None => Ok(ExitCode::SUCCESS),
         Some(error) => {
@@ -464,20 +482,31 @@ fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Writes `line` to standard output at once, so that it is there even if the command never
+/// ends.
+fn write_line(line: &str) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(line.as_bytes())?;
+    stdout.flush()
+}
+
 /// Prints the counts in the chosen format (and draws the plot when asked); `costs` (bdd only)
-/// adds the diagram sizes.
+/// adds the diagram sizes. With `streamed`, the CSV header and the plies are out already and
+/// only the total row is left.
 fn print_counts(
     args: &CountArgs,
     options: &Options,
     shape: &Shape,
     plies: &[Ply],
     costs: Option<&[bdd::Cost]>,
+    streamed: bool,
 ) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.plot {
         super::plot::write(path, &super::plot::fourow_svg(plies)?)?;
     }
     let out = match args.format {
         Format::Table => count_table(shape, plies, costs),
+        Format::Csv if streamed => csv_line(&total_cells(plies, false)),
         Format::Csv => count_rows(plies, false).csv(),
         Format::Json => count_json(options, shape, plies, costs)?,
     };
@@ -490,6 +519,13 @@ fn print_counts(
 /// The per-ply counts and a total row, as machine-readable cells (with the time in seconds
 /// when `timed`).
 fn count_rows(plies: &[Ply], timed: bool) -> Table {
+    let mut t = Table::new(count_header(timed));
+    t.rows.extend(plies.iter().map(|p| ply_cells(p, timed)));
+    t.rows.push(total_cells(plies, timed));
+    t
+}
+
+fn count_header(timed: bool) -> Vec<&'static str> {
     let mut header = vec![
         "ply",
         "positions",
@@ -501,24 +537,29 @@ fn count_rows(plies: &[Ply], timed: bool) -> Table {
     if timed {
         header.push("time_s");
     }
-    let mut t = Table::new(header);
-    let seconds = |d: Duration| format!("{:.3}", d.as_secs_f64());
-    for p in plies {
-        let mut row = vec![p.ply.to_string()];
-        row.extend([p.positions(), p.x_won, p.o_won, p.draw, p.open].map(|n| n.to_string()));
-        if timed {
-            row.push(seconds(p.elapsed));
-        }
-        t.rows.push(row);
+    header
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64())
+}
+
+fn ply_cells(p: &Ply, timed: bool) -> Vec<String> {
+    let mut row = vec![p.ply.to_string()];
+    row.extend([p.positions(), p.x_won, p.o_won, p.draw, p.open].map(|n| n.to_string()));
+    if timed {
+        row.push(seconds(p.elapsed));
     }
-    let total = count_total(plies);
+    row
+}
+
+fn total_cells(plies: &[Ply], timed: bool) -> Vec<String> {
     let mut row = vec!["total".to_string()];
-    row.extend(total.iter().map(u64::to_string));
+    row.extend(count_total(plies).iter().map(u64::to_string));
     if timed {
         row.push(seconds(plies.iter().map(|p| p.elapsed).sum()));
     }
-    t.rows.push(row);
-    t
+    row
 }
 
 /// Positions, first-player wins, second-player wins, draws and open positions over all plies.

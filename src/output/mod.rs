@@ -219,12 +219,16 @@ impl Table {
     pub fn csv(&self) -> String {
         let mut s = String::new();
         for row in std::iter::once(&self.header).chain(&self.rows) {
-            let cells: Vec<String> = row.iter().map(|c| csv_cell(c)).collect();
-            s.push_str(&cells.join(","));
-            s.push('\n');
+            s.push_str(&csv_line(row));
         }
         s
     }
+}
+
+/// One CSV line, ended by `\n`; cells holding commas or quotes are quoted.
+pub fn csv_line<S: AsRef<str>>(cells: &[S]) -> String {
+    let cells: Vec<String> = cells.iter().map(|c| csv_cell(c.as_ref())).collect();
+    cells.join(",") + "\n"
 }
 
 fn looks_numeric(s: &str) -> bool {

@@ -3,6 +3,7 @@
 
 use crate::harness::{stdout_of, tomek};
 use crate::published::{A212693, CONNECT_FOUR_TOTALS};
+use std::ops::ControlFlow::{Break, Continue};
 use tomek::fourow::bdd::{self, Cost, Settings};
 use tomek::fourow::count::{self, Method, Options, Ply};
 use tomek::fourow::sized;
@@ -16,7 +17,7 @@ fn symbolic(cols: u32, rows: u32, plies: u32) -> Vec<Ply> {
         plies,
         memory_limit: LOTS,
     };
-    bdd::count(settings, |_| {}, |_, _| {})
+    bdd::count(settings, |_| {}, |_, _| Continue(()))
         .expect("fits")
         .into_iter()
         .map(|(p, _)| p)
@@ -90,7 +91,10 @@ fn reports_every_ply_with_its_diagram() {
     let done = bdd::count(
         settings,
         |p| largest = largest.max(p.nodes),
-        |p, c: &Cost| seen.push((p.ply, c.nodes)),
+        |p, c: &Cost| {
+            seen.push((p.ply, c.nodes));
+            Continue(())
+        },
     )
     .unwrap();
     assert_eq!(seen.len(), 10);
@@ -106,6 +110,24 @@ fn reports_every_ply_with_its_diagram() {
 }
 
 #[test]
+fn the_report_can_end_the_count() {
+    let settings = Settings {
+        cols: 7,
+        rows: 6,
+        plies: 42,
+        memory_limit: LOTS,
+    };
+    let done = bdd::count(
+        settings,
+        |_| {},
+        |p, _| if p.ply == 5 { Break(()) } else { Continue(()) },
+    )
+    .unwrap();
+    let totals: Vec<u64> = done.iter().map(|(p, _)| p.positions()).collect();
+    assert_eq!(totals, A212693[..=5]);
+}
+
+#[test]
 fn a_small_memory_limit_keeps_the_plies_done() {
     let settings = Settings {
         cols: 7,
@@ -113,7 +135,7 @@ fn a_small_memory_limit_keeps_the_plies_done() {
         plies: 30,
         memory_limit: 64 << 20,
     };
-    let stopped = bdd::count(settings, |_| {}, |_, _| {}).unwrap_err();
+    let stopped = bdd::count(settings, |_| {}, |_, _| Continue(())).unwrap_err();
     let bdd::Error::MemoryLimit { ply, .. } = stopped.error else {
         panic!("{}", stopped.error)
     };
@@ -131,7 +153,11 @@ fn bad_boards_and_plies_are_refused() {
         plies,
         memory_limit: LOTS,
     };
-    let err = |s| bdd::count(s, |_| {}, |_, _| {}).unwrap_err().error;
+    let err = |s| {
+        bdd::count(s, |_| {}, |_, _| Continue(()))
+            .unwrap_err()
+            .error
+    };
     assert!(matches!(err(with(0, 6, 0)), bdd::Error::Board { .. }));
     assert!(matches!(err(with(4, 4, 17)), bdd::Error::Plies { .. }));
     assert!(sized::count(9, 7, 1, |_| {}).is_err());

@@ -21,6 +21,10 @@ const PRINTING: &[&[&str]] = &[
     &["fourow", "validate", "generated/fourow-mixed.in"],
     &["fourow", "count", "--plies", "6"],
     &["fourow", "count", "--plies", "6", "--format", "csv"],
+    // The whole game takes minutes: its rows are streamed, and the first failed write ends it.
+    &[
+        "fourow", "count", "--method", "bdd", "--plies", "42", "--format", "csv",
+    ],
     &["fourow", "generate", "--seed", "1"],
     &["explain", "XX../.TO./OO.X/...."],
     &["explain", "XXXT..O.........", "--format", "json"],

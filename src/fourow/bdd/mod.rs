@@ -22,6 +22,7 @@ pub mod store;
 
 use super::count::Ply;
 use encoding::{Image, Layout};
+use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use store::{FALSE, Store};
@@ -110,11 +111,13 @@ pub struct Stopped {
 }
 
 /// Counts the positions of plies 0 to `settings.plies`. `report` receives each ply as soon as
-/// it is done, with its cost; `progress` is called now and then while a ply is made.
+/// it is done, with its cost, and may end the count there with [`ControlFlow::Break`] (a
+/// reader that went away): the plies reported so far are then returned. `progress` is called
+/// now and then while a ply is made.
 pub fn count(
     settings: Settings,
     progress: impl FnMut(Progress) + Send,
-    mut report: impl FnMut(&Ply, &Cost),
+    mut report: impl FnMut(&Ply, &Cost) -> ControlFlow<()>,
 ) -> Result<Vec<(Ply, Cost)>, Stopped> {
     let Settings {
         cols, rows, plies, ..
@@ -147,8 +150,9 @@ pub fn count(
     }
     let [mut open, mut x_wins, mut o_wins] = store.compact([empty, x_wins, o_wins]);
     let mut finish = |done: &mut Vec<(Ply, Cost)>, row: Ply, cost: Cost| {
-        report(&row, &cost);
+        let flow = report(&row, &cost);
         done.push((row, cost));
+        flow
     };
     let first = Ply {
         ply: 0,
@@ -163,7 +167,9 @@ pub fn count(
         all_nodes: store.size(open),
         peak_bytes: store.peak_bytes(),
     };
-    finish(&mut done, first, cost);
+    if finish(&mut done, first, cost).is_break() {
+        return Ok(done);
+    }
     for ply in 1..=plies {
         clock = Instant::now();
         store.reset_peak();
@@ -226,7 +232,9 @@ pub fn count(
             all_nodes,
             peak_bytes: store.peak_bytes(),
         };
-        finish(&mut done, row, cost);
+        if finish(&mut done, row, cost).is_break() {
+            return Ok(done);
+        }
         if open == FALSE {
             // Nothing left to expand: the later plies are empty.
             for later in ply + 1..=plies {
@@ -238,15 +246,14 @@ pub fn count(
                     open: 0,
                     elapsed: Duration::ZERO,
                 };
-                finish(
-                    &mut done,
-                    row,
-                    Cost {
-                        nodes: 1,
-                        all_nodes: 1,
-                        peak_bytes: 0,
-                    },
-                );
+                let cost = Cost {
+                    nodes: 1,
+                    all_nodes: 1,
+                    peak_bytes: 0,
+                };
+                if finish(&mut done, row, cost).is_break() {
+                    break;
+                }
             }
             break;
         }
