@@ -62,6 +62,10 @@ struct Nodes {
     len: AtomicUsize,
     /// Slots that may be taken: at most `cap`, and what the budget leaves to nodes.
     room: usize,
+    /// The most slots written since the array last shrank: the system backs the array's pages
+    /// once written, and keeps them after a collection lowers `len`, so this, not `len`, is
+    /// what the nodes cost in memory.
+    high: usize,
 }
 
 // SAFETY: a slot is written only by the thread that took its index from `len`, before the node
@@ -87,11 +91,14 @@ impl Nodes {
             cap,
             len: AtomicUsize::new(0),
             room: cap,
+            high: 0,
         }
     }
 
-    /// Moves the nodes to an allocation of `cap` slots; `false` when the system refuses.
+    /// Moves the nodes to an allocation of `cap` slots (at least `len`); `false` when the
+    /// system refuses.
     fn resize(&mut self, cap: usize) -> bool {
+        debug_assert!(cap >= self.len());
         let new = Self::layout(cap);
         // SAFETY: `ptr` was allocated with the layout of `self.cap` slots, and the new size is
         // non-zero.
@@ -108,6 +115,8 @@ impl Nodes {
         large_pages(ptr.as_ptr(), cap);
         self.ptr = ptr;
         self.cap = cap;
+        self.room = self.room.min(cap);
+        self.high = self.high.min(cap);
         true
     }
 
@@ -299,10 +308,15 @@ impl Store {
         level < self.fork
     }
 
-    /// Bytes the store holds now: the nodes made, the unique table and the cache. (The node
-    /// array reserves address space beyond its nodes; the system backs it only once used.)
+    /// Bytes the store holds now: the node slots written (live or garbage), the unique table
+    /// and the cache. (The node array reserves address space beyond them; the system backs it
+    /// only once written.)
     pub fn bytes(&self) -> usize {
-        Self::cost(self.len(), self.buckets.len(), self.cache.len())
+        Self::cost(
+            self.len().max(self.nodes.high),
+            self.buckets.len(),
+            self.cache.len(),
+        )
     }
 
     fn cost(nodes: usize, buckets: usize, cache: usize) -> usize {
@@ -359,6 +373,7 @@ impl Store {
             let r = op(self);
             let len = self.len();
             self.nodes.len.store(len, Ordering::Relaxed);
+            self.nodes.high = self.nodes.high.max(len);
             self.note_peak();
             if !self.full.swap(false, Ordering::Relaxed) {
                 return r;
@@ -617,6 +632,7 @@ impl Store {
     /// keep their size for the next operation.
     pub fn compact<const N: usize>(&mut self, roots: [Ref; N]) -> [Ref; N] {
         let n = self.len();
+        self.peak = self.peak.max(self.bytes() + n * std::mem::size_of::<u32>());
         let mut remap = table(n, || NIL);
         // Children are older than parents, so one sweep from the newest node marks everything
         // reachable.
@@ -652,6 +668,13 @@ impl Store {
         let roots = roots.map(|r| remap[r as usize]);
         drop(remap);
         self.nodes.len.store(kept as usize, Ordering::Relaxed);
+        // Give the garbage's pages back to the system: the next operation grows the array
+        // again, and until then the memory serves the counts. (When the system keeps the
+        // allocation, it stays as it was and `high` says what it holds.)
+        let cap = (kept as usize).next_power_of_two().max(MIN_TABLE);
+        if cap < self.nodes.cap && self.nodes.resize(cap) {
+            self.nodes.high = kept as usize;
+        }
         self.overflow = false;
         self.full.store(false, Ordering::Relaxed);
         self.rehash(self.buckets.len());
@@ -688,8 +711,19 @@ impl Store {
     /// one does not fit in a `u128` or the counts would take the store over `limit` bytes.
     /// The cache is emptied when that makes room.
     pub fn count(&mut self, roots: &[Ref], limit: usize) -> Option<Vec<u128>> {
+        // A node's count is at most 2 to the number of levels below it: below 64 levels every
+        // count fits in a `u64`, at half the memory of a `u128`.
+        if self.levels < 64 {
+            let counts = self.count_as::<u64>(roots, limit)?;
+            Some(counts.into_iter().map(u128::from).collect())
+        } else {
+            self.count_as::<u128>(roots, limit)
+        }
+    }
+
+    fn count_as<N: Count>(&mut self, roots: &[Ref], limit: usize) -> Option<Vec<N>> {
         let top = roots.iter().copied().max().unwrap_or(0) as usize;
-        let need = (top + 1) * std::mem::size_of::<u128>();
+        let need = (top + 1) * std::mem::size_of::<N>();
         if self.bytes() + need > limit {
             self.cache = Vec::new();
             self.cache = empty_cache(MIN_TABLE);
@@ -699,21 +733,47 @@ impl Store {
             return None;
         }
         self.peak = self.peak.max(self.bytes() + need);
-        let mut counts = table(top + 1, || 0u128);
+        let mut counts = table(top + 1, || N::ZERO);
         if top >= 1 {
-            counts[1] = 1;
+            counts[1] = N::ONE;
         }
         // The assignments of the levels from `level` down to a child's own level.
-        let scaled = |counts: &[u128], level: u32, child: Ref| -> Option<u128> {
-            let skipped = self.level(child) - level;
-            counts[child as usize].checked_mul(1u128.checked_shl(skipped)?)
+        let scaled = |counts: &[N], level: u32, child: Ref| -> Option<N> {
+            counts[child as usize].times_power_of_two(self.level(child) - level)
         };
         for i in 2..=top {
             let Node { level, lo, hi, .. } = self.nodes.get(i as u32);
             let lo = scaled(&counts, level + 1, lo)?;
             let hi = scaled(&counts, level + 1, hi)?;
-            counts[i] = lo.checked_add(hi)?;
+            counts[i] = lo.plus(hi)?;
         }
         roots.iter().map(|&r| scaled(&counts, 0, r)).collect()
     }
 }
+
+/// The unsigned integers [`Store::count`] counts in.
+trait Count: Copy {
+    const ZERO: Self;
+    const ONE: Self;
+    /// `self` times 2 to the `k`, unless that overflows.
+    fn times_power_of_two(self, k: u32) -> Option<Self>;
+    /// `self + other`, unless that overflows.
+    fn plus(self, other: Self) -> Option<Self>;
+}
+
+macro_rules! count_in {
+    ($t:ty) => {
+        impl Count for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            fn times_power_of_two(self, k: u32) -> Option<Self> {
+                self.checked_mul(<$t>::ONE.checked_shl(k)?)
+            }
+            fn plus(self, other: Self) -> Option<Self> {
+                self.checked_add(other)
+            }
+        }
+    };
+}
+count_in!(u64);
+count_in!(u128);
