@@ -68,6 +68,27 @@ pub struct Ply {
     pub elapsed: Duration,
 }
 
+/// A ply past the last one of a board: every counter that takes a board size refuses it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a board of {cells} cells has no ply {ply}")]
+pub struct NoSuchPly {
+    /// Cells of the board.
+    pub cells: u32,
+    /// The ply asked for.
+    pub ply: u32,
+}
+
+impl NoSuchPly {
+    /// An error when a board of `cells` cells has no ply `ply` (it has plies 0 to `cells`).
+    pub fn check(cells: u32, ply: u32) -> Result<(), NoSuchPly> {
+        if ply > cells {
+            Err(NoSuchPly { cells, ply })
+        } else {
+            Ok(())
+        }
+    }
+}
+
 impl Ply {
     fn new(ply: u32, counts: ByStatus<u64>, elapsed: Duration) -> Ply {
         let ByStatus {

@@ -6,7 +6,7 @@
 //! positions are a hash set of (all chips, chips of the player to move); a position with a
 //! four is counted and not expanded.
 
-use super::count::Ply;
+use super::count::{NoSuchPly, Ply};
 use hashbrown::HashSet;
 use std::time::Instant;
 
@@ -25,13 +25,8 @@ pub enum SizeError {
         rows: u32,
     },
     /// More plies than the board has cells.
-    #[error("a board of {cells} cells has no ply {plies}")]
-    Plies {
-        /// Cells of the board.
-        cells: u32,
-        /// The ply asked for.
-        plies: u32,
-    },
+    #[error(transparent)]
+    Plies(#[from] NoSuchPly),
 }
 
 /// A board size for bitboards.
@@ -74,9 +69,7 @@ pub fn count(
         return Err(SizeError::TooLarge { cols, rows });
     }
     let cells = cols * rows;
-    if plies > cells {
-        return Err(SizeError::Plies { cells, plies });
-    }
+    NoSuchPly::check(cells, plies)?;
     let board = Board {
         cols,
         rows,

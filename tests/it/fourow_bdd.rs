@@ -2,7 +2,7 @@
 //! up to 5×5 and on 7×6, and against published totals.
 
 use crate::harness::{stdout_of, tomek};
-use crate::published::{A212693, CONNECT_FOUR_TOTALS};
+use crate::published::{A212693, CONNECT_FOUR_7X6_TOTAL, CONNECT_FOUR_TOTALS};
 use std::ops::ControlFlow::{Break, Continue};
 use tomek::fourow::bdd::{self, Cost, Settings};
 use tomek::fourow::count::{self, Method, Options, Ply};
@@ -61,10 +61,11 @@ fn symbolic_reaches_the_published_totals() {
 
 #[test]
 fn symbolic_equals_the_explicit_methods_on_7_by_6() {
-    let memo = count::count(
+    // The tree method is the explicit one that reaches ply 16 in seconds and little memory.
+    let tree = count::count(
         Options {
-            plies: 13,
-            method: Method::Memo,
+            plies: 16,
+            method: Method::Tree,
             symmetry: true,
         },
         |_, _, _| {},
@@ -72,8 +73,8 @@ fn symbolic_equals_the_explicit_methods_on_7_by_6() {
     );
     let generic = sized::count(7, 6, 10, |_| {}).unwrap();
     let deep = symbolic(7, 6, 16);
-    assert_eq!(counts(&deep[..=13]), counts(&memo));
-    assert_eq!(counts(&generic), counts(&memo[..=10]));
+    assert_eq!(counts(&deep), counts(&tree));
+    assert_eq!(counts(&generic), counts(&tree[..=10]));
     let totals: Vec<u64> = deep.iter().map(Ply::positions).collect();
     assert_eq!(totals, A212693[..=16]);
 }
@@ -159,7 +160,7 @@ fn bad_boards_and_plies_are_refused() {
             .error
     };
     assert!(matches!(err(with(0, 6, 0)), bdd::Error::Board { .. }));
-    assert!(matches!(err(with(4, 4, 17)), bdd::Error::Plies { .. }));
+    assert!(matches!(err(with(4, 4, 17)), bdd::Error::Plies(_)));
     assert!(sized::count(9, 7, 1, |_| {}).is_err());
 }
 
@@ -247,4 +248,44 @@ fn the_command_refuses_what_it_cannot_count() {
     ] {
         tomek().args(args).assert().code(2);
     }
+}
+
+/// `generated/fourow-space.csv` is the whole 7×6 game counted by `tomek fourow count --method
+/// bdd --plies 42` (rebuilt byte for byte by `scripts/regenerate.sh`): every ply must be the
+/// published one, and the won, drawn and open positions must add up as the rules say.
+#[test]
+fn the_committed_whole_game_matches_a212693() {
+    let text = std::fs::read_to_string(crate::harness::generated("fourow-space.csv")).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("ply,positions,first_player_won,second_player_won,draws,open")
+    );
+    let rows: Vec<Vec<u64>> = lines
+        .by_ref()
+        .take(A212693.len())
+        .map(|l| l.split(',').map(|c| c.parse().unwrap()).collect())
+        .collect();
+    for (ply, row) in rows.iter().enumerate() {
+        let [p, positions, x, o, draws, open] = row[..] else {
+            panic!("ply {ply}: {row:?}")
+        };
+        assert_eq!((p, positions), (ply as u64, A212693[ply]), "ply {ply}");
+        assert_eq!(x + o + draws + open, positions, "ply {ply}");
+        // Only the player who just moved can have a four, and a full board is never open.
+        assert_eq!(if ply % 2 == 1 { o } else { x }, 0, "ply {ply}");
+        assert_eq!(draws == 0, ply < 42, "ply {ply}");
+        assert_eq!(open == 0, ply == 42, "ply {ply}");
+        // Ply 7 holds the first fours, which need four moves of the first player.
+        assert_eq!(x + o == 0, ply < 7, "ply {ply}");
+    }
+    let total: Vec<u64> = lines.next().unwrap()["total,".len()..]
+        .split(',')
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert_eq!(total[0], CONNECT_FOUR_7X6_TOTAL);
+    for (i, t) in total.iter().enumerate() {
+        assert_eq!(*t, rows.iter().map(|r| r[i + 1]).sum::<u64>());
+    }
+    assert_eq!(lines.next(), None);
 }

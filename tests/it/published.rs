@@ -43,19 +43,65 @@ pub const A061526_GAMES_4X4: u64 = 15_038_733_958_272;
 pub const A317576_TERMINAL_ORBITS_4X4: [u64; 10] =
     [280, 642, 4942, 6770, 20286, 16042, 20998, 7970, 3774, 1059];
 
-/// Connect Four (7×6): distinct positions after 0 to 18 plies. Source: OEIS A212693
-/// (Edelkamp and Kissmann's counts, confirmed by Tromp).
-pub const A212693: [u64; 19] = [
-    1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275, 558186, 1662623, 4568683, 12236101, 30929111,
-    75437595, 176541259, 394591391, 858218743, 1763883894,
+/// Connect Four (7×6): distinct positions after 0 to 42 plies, the whole game. Source: OEIS
+/// A212693 (Edelkamp and Kissmann's counts, confirmed by Tromp).
+pub const A212693: [u64; 43] = [
+    1,
+    7,
+    49,
+    238,
+    1120,
+    4263,
+    16422,
+    54859,
+    184275,
+    558186,
+    1662623,
+    4568683,
+    12236101,
+    30929111,
+    75437595,
+    176541259,
+    394591391,
+    858218743,
+    1763883894,
+    3568259802,
+    6746155945,
+    12673345045,
+    22010823988,
+    38263228189,
+    60830813459,
+    97266114959,
+    140728569039,
+    205289508055,
+    268057611944,
+    352626845666,
+    410378505447,
+    479206477733,
+    488906447183,
+    496636890702,
+    433471730336,
+    370947887723,
+    266313901222,
+    183615682381,
+    104004465349,
+    55156010773,
+    22695896495,
+    7811825938,
+    1459332899,
 ];
 
+/// Connect Four (7×6): legal positions over all 43 plies, the sum of [`A212693`]. Source: OEIS
+/// A212693 and Tromp's table of position counts by board size.
+pub const CONNECT_FOUR_7X6_TOTAL: u64 = 4_531_985_219_092;
+
 /// Connect Four: legal positions over all plies by board (columns, rows, total). Source: John
-/// Tromp's table of position counts by board size ("John's Connect Four Playground"). The two
-/// largest there, 6×4 (94,910,577) and 7×4 (2,265,792,710), are left to the benchmark.
-pub const CONNECT_FOUR_TOTALS: [(u32, u32, u64); 10] = [
+/// Tromp's table of position counts by board size ("John's Connect Four Playground").
+pub const CONNECT_FOUR_TOTALS: [(u32, u32, u64); 12] = [
     (4, 4, 161_029),
     (5, 4, 3_945_711),
+    (6, 4, 94_910_577),
+    (7, 4, 2_265_792_710),
     (4, 5, 1_706_255),
     (5, 5, 69_763_700),
     (4, 6, 15_835_683),
@@ -138,4 +184,9 @@ fn four_by_four_without_t_terminal_orbits_match_oeis_a317576() {
         .collect();
     assert_eq!(terminal, A317576_TERMINAL_ORBITS_4X4);
     assert!(orbits.boards_by_ply[..7].iter().all(|b| b.terminal() == 0));
+}
+
+#[test]
+fn the_connect_four_terms_add_up_to_the_published_total() {
+    assert_eq!(A212693.iter().sum::<u64>(), CONNECT_FOUR_7X6_TOTAL);
 }

@@ -20,7 +20,7 @@
 pub mod encoding;
 pub mod store;
 
-use super::count::Ply;
+use super::count::{NoSuchPly, Ply};
 use encoding::{Image, Layout};
 use std::ops::ControlFlow;
 use std::sync::Mutex;
@@ -85,13 +85,8 @@ pub enum Error {
         rows: u32,
     },
     /// More plies than the board has cells.
-    #[error("a board of {cells} cells has no ply {plies}")]
-    Plies {
-        /// Cells of the board.
-        cells: u32,
-        /// The ply asked for.
-        plies: u32,
-    },
+    #[error(transparent)]
+    Plies(#[from] NoSuchPly),
     /// A count does not fit in 64 bits.
     #[error("ply {ply} has more than 2^64 positions")]
     Overflow {
@@ -123,12 +118,16 @@ pub fn count(
         cols, rows, plies, ..
     } = settings;
     let fail = |error, plies| Err(Stopped { error, plies });
+    let out_of_memory = |ply| Error::MemoryLimit {
+        ply,
+        limit: settings.memory_limit,
+    };
     if !(1..=64).contains(&cols) || !(1..=64).contains(&rows) || cols * (rows + 1) > 4096 {
         return fail(Error::Board { cols, rows }, Vec::new());
     }
     let cells = cols * rows;
-    if plies > cells {
-        return fail(Error::Plies { cells, plies }, Vec::new());
+    if let Err(e) = NoSuchPly::check(cells, plies) {
+        return fail(e.into(), Vec::new());
     }
     let layout = Layout { cols, rows };
     // Called from whichever thread is working; a call while another is under way is skipped.
@@ -140,13 +139,7 @@ pub fn count(
     let o_wins = layout.wins(&mut store, false);
     let empty = layout.empty(&mut store);
     if store.overflowed() {
-        return fail(
-            Error::MemoryLimit {
-                ply: 0,
-                limit: settings.memory_limit,
-            },
-            done,
-        );
+        return fail(out_of_memory(0), done);
     }
     let [mut open, mut x_wins, mut o_wins] = store.compact([empty, x_wins, o_wins]);
     let mut finish = |done: &mut Vec<(Ply, Cost)>, row: Ply, cost: Cost| {
@@ -191,26 +184,14 @@ pub fn count(
         let wins = if first_moves { x_wins } else { o_wins };
         let still = store.run(store.len() / 4, |s| s.diff(all, wins));
         if store.overflowed() {
-            return fail(
-                Error::MemoryLimit {
-                    ply,
-                    limit: settings.memory_limit,
-                },
-                done,
-            );
+            return fail(out_of_memory(ply), done);
         }
         let [all, still, x_kept, o_kept] = store.compact([all, still, x_wins, o_wins]);
         show(&store);
         let all_nodes = store.size(all);
         let Some(counts) = store.count(&[all, still], settings.memory_limit) else {
             if store.overflowed() {
-                return fail(
-                    Error::MemoryLimit {
-                        ply,
-                        limit: settings.memory_limit,
-                    },
-                    done,
-                );
+                return fail(out_of_memory(ply), done);
             }
             return fail(Error::Overflow { ply }, done);
         };
