@@ -20,6 +20,15 @@
 #   BDD_TREE=16    deepest ply of the tree method in that comparison
 #   BDD_SPLIT=24   deepest ply of a symbolic count run twice, on one thread and on all of
 #                  them, for the speed-up of sharing the store between cores (0 skips it)
+#   LIBS=1         also count 7x6 symbolically to LIBS_PLIES, once each, with tomek (--method
+#                  bdd) and with maintained decision-diagram crates on the same encoding
+#                  (scripts/bdd-compare, built in target/bdd-compare): oxidd (plain BDDs, on
+#                  every core) and biodivine-lib-bdd (one core); every ply checked against
+#                  A212693. Wall time, peak memory and the ratio to tomek of each run, the
+#                  time of the last ply and the nodes of its diagram of open positions, then
+#                  the time of every ply and its ratio to tomek's
+#   LIBS_PLIES=20  deepest ply of that comparison (about 20 s for tomek, 1.5 minutes for
+#                  oxidd and 3 for biodivine-lib-bdd on two cores)
 set -euo pipefail
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -174,4 +183,54 @@ if [ "${BDD:-0}" = 1 ]; then
         check split-n "$bdd_split"
         row "$(nproc) threads" "$secs" "$(mb "$peak_kb")" "$(ratio "$secs" "$one")"
     fi
+fi
+
+if [ "${LIBS:-0}" = 1 ]; then
+    libs_plies=${LIBS_PLIES:-20}
+    runs=1
+    CARGO_TARGET_DIR="$root/target/bdd-compare" cargo build --release --quiet \
+        --manifest-path "$root/scripts/bdd-compare/Cargo.toml"
+    compare=$root/target/bdd-compare/release/bdd-compare
+    echo
+    echo "Symbolic count of 7x6 to ply $libs_plies: tomek's store against decision-diagram crates on"
+    echo "the same encoding (scripts/bdd-compare), every ply checked against A212693; nodes: the"
+    echo "diagram of the last ply's open positions"
+    echo
+    lrow() { printf '%-28s %9s %12s %9s %13s %11s\n' "$@"; }
+    lrow program "wall (s)" "peak memory" "vs tomek" "last ply (s)" nodes
+    libs=(tomek oxidd biodivine)
+    for lib in "${libs[@]}"; do
+        if [ "$lib" = tomek ]; then
+            # tomek's table (the default format) has the time and the nodes of every ply,
+            # which its CSV has not: its rows are turned into bdd-compare's CSV
+            # (ply,positions,nodes,seconds).
+            label="tomek --method bdd"
+            measure libs-tomek-table "$tomek" --quiet fourow count --plies "$libs_plies" \
+                --method bdd
+            awk '$1 ~ /^[0-9]+$/ {
+                     gsub(",", "", $2); gsub(",", "", $8); print $1 "," $2 "," $8 "," $7
+                 }' "$tmp/libs-tomek-table.out" >"$tmp/libs-tomek.out"
+            tomek_secs=$secs
+        else
+            label="bdd-compare --lib $lib"
+            measure "libs-$lib" "$compare" --lib "$lib" --plies "$libs_plies"
+        fi
+        check "libs-$lib" "$libs_plies"
+        read -r last nodes < <(awk -F, -v p="$libs_plies" '$1 == p { print $4, $3 }' \
+            "$tmp/libs-$lib.out")
+        lrow "$label" "$secs" "$(mb "$peak_kb")" "$(ratio "$secs" "$tomek_secs")" "$last" \
+            "$nodes"
+    done
+    echo
+    echo "Time of each ply (s) and its ratio to tomek's"
+    echo
+    printf '%-5s %10s %10s %8s %10s %8s\n' ply tomek oxidd ratio biodivine ratio
+    awk -F, 'FNR == 1 { file++ }
+             $1 ~ /^[0-9]+$/ { t[file, $1] = $4; if ($1 > last) last = $1 }
+             function r(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "-" }
+             END {
+                 for (p = 0; p <= last; p++)
+                     printf "%-5s %10s %10s %8s %10s %8s\n", p, t[1, p], t[2, p],
+                         r(t[2, p], t[1, p]), t[3, p], r(t[3, p], t[1, p])
+             }' "$tmp/libs-tomek.out" "$tmp/libs-oxidd.out" "$tmp/libs-biodivine.out"
 fi
