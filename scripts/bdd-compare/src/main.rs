@@ -258,12 +258,13 @@ fn row(
 
 /// OxiDD's BDDs with a shared, multi-threaded manager: `oxidd::bdd` (plain BDDs) for
 /// `--lib oxidd`, `oxidd::bcdd` (complement edges) for `--lib oxidd-bcdd`. OxiDD's
-/// documentation recommends neither for speed; on this count the plain ones were measured
-/// faster (7×6 to ply 20 on 2 cores: 76 s against 82 s).
+/// documentation recommends neither for speed; on this count the plain ones were faster in
+/// every run measured (7×6 to ply 20 on two cores of a shared machine, back to back: 60 s
+/// against 76 s).
 ///
 /// Garbage is left to the manager, which collects it by itself, on a thread of its own, when
 /// its node space is 95% full. Collecting after every ply instead (`Manager::gc`), as tomek
-/// does, made the count slower (7×6 to ply 18: 37 s instead of 22 s), partly because every
+/// does, made the count slower (7×6 to ply 18, back to back: 37 s instead of 22 s), as every
 /// collection also empties the apply cache. As garbage piles up until the node space
 /// (`--nodes`) is nearly full, the peak memory follows that size more than what the diagrams
 /// need.
