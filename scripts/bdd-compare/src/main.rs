@@ -264,7 +264,7 @@ fn row(
 ///
 /// Garbage is left to the manager, which collects it by itself, on a thread of its own, when
 /// its node space is 95% full. Collecting after every ply instead (`Manager::gc`), as tomek
-/// does, made the count slower (7×6 to ply 18, back to back: 37 s instead of 22 s), as every
+/// does, made the count slower (7×6 to ply 18, back to back: 37 s instead of 22 s); every
 /// collection also empties the apply cache. As garbage piles up until the node space
 /// (`--nodes`) is nearly full, the peak memory follows that size more than what the diagrams
 /// need.
