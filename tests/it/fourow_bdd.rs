@@ -10,14 +10,18 @@ use tomek::fourow::sized;
 
 const LOTS: usize = 16 << 30;
 
-fn symbolic(cols: u32, rows: u32, plies: u32) -> Vec<Ply> {
-    let settings = Settings {
+/// Counting plies 0 to `plies` of the board with room to spare.
+fn board(cols: u32, rows: u32, plies: u32) -> Settings {
+    Settings {
         cols,
         rows,
         plies,
         memory_limit: LOTS,
-    };
-    bdd::count(settings, |_| {}, |_, _| Continue(()))
+    }
+}
+
+fn symbolic(cols: u32, rows: u32, plies: u32) -> Vec<Ply> {
+    bdd::count(board(cols, rows, plies), |_| {}, |_, _| Continue(()))
         .expect("fits")
         .into_iter()
         .map(|(p, _)| p)
@@ -83,12 +87,7 @@ fn symbolic_equals_the_explicit_methods_on_7_by_6() {
 fn reports_every_ply_with_its_diagram() {
     let mut seen = Vec::new();
     let mut largest = 0;
-    let settings = Settings {
-        cols: 7,
-        rows: 6,
-        plies: 9,
-        memory_limit: LOTS,
-    };
+    let settings = board(7, 6, 9);
     let done = bdd::count(
         settings,
         |p| largest = largest.max(p.nodes),
@@ -112,12 +111,7 @@ fn reports_every_ply_with_its_diagram() {
 
 #[test]
 fn the_report_can_end_the_count() {
-    let settings = Settings {
-        cols: 7,
-        rows: 6,
-        plies: 42,
-        memory_limit: LOTS,
-    };
+    let settings = board(7, 6, 42);
     let done = bdd::count(
         settings,
         |_| {},
@@ -148,19 +142,13 @@ fn a_small_memory_limit_keeps_the_plies_done() {
 
 #[test]
 fn bad_boards_and_plies_are_refused() {
-    let with = |cols, rows, plies| Settings {
-        cols,
-        rows,
-        plies,
-        memory_limit: LOTS,
-    };
     let err = |s| {
         bdd::count(s, |_| {}, |_, _| Continue(()))
             .unwrap_err()
             .error
     };
-    assert!(matches!(err(with(0, 6, 0)), bdd::Error::Board { .. }));
-    assert!(matches!(err(with(4, 4, 17)), bdd::Error::Plies(_)));
+    assert!(matches!(err(board(0, 6, 0)), bdd::Error::Board { .. }));
+    assert!(matches!(err(board(4, 4, 17)), bdd::Error::Plies(_)));
     assert!(sized::count(9, 7, 1, |_| {}).is_err());
 }
 
