@@ -403,12 +403,13 @@ fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
             grouped((settings.memory_limit >> 20) as u128)
         ),
     };
-    // A whole game takes many minutes: CSV rows go out as their plies finish, so that output
+    // A whole game takes many minutes: CSV rows go out as their plies finish (standard output
+    // is line-buffered, so each line is written whole at once), so that output
     // piped into a file keeps every finished ply whatever happens later. A failed write (the
     // reader went away) ends the count; the error is returned once the bars are cleared.
     let stream = args.format == Format::Csv;
     let mut written = if stream {
-        write_line(&csv_line(&count_header(false)))
+        super::write_stdout(format_args!("{}", csv_line(&count_header(false))))
     } else {
         Ok(())
     };
@@ -444,7 +445,7 @@ fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
                 ));
             }
             if stream && written.is_ok() {
-                written = write_line(&csv_line(&ply_cells(row, false)));
+                written = super::write_stdout(format_args!("{}", csv_line(&ply_cells(row, false))));
             }
             match written {
                 Ok(()) => ControlFlow::Continue(()),
@@ -480,14 +481,6 @@ fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
-}
-
-/// Writes `line` to standard output at once, so that it is there even if the command never
-/// ends.
-fn write_line(line: &str) -> std::io::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(line.as_bytes())?;
-    stdout.flush()
 }
 
 /// Prints the counts in the chosen format (and draws the plot when asked); `costs` (bdd only)
