@@ -13,10 +13,10 @@ use tomek::tictactoe::validate::Dataset;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// What the cases look like. `edge`, `killer` and `exhaustive` have a natural size and
-    /// ignore --cases and --dataset's count.
-    #[arg(long, value_enum, default_value_t = Profile::Uniform)]
-    pub profile: Profile,
+    /// What the cases look like (default: `contest` with --dataset, else `uniform`). `edge`,
+    /// `killer` and `exhaustive` have a natural size and ignore --cases and --dataset's count.
+    #[arg(long, value_enum)]
+    pub profile: Option<Profile>,
     /// Number of cases: any number from 1 up, streamed in flat memory (default 10, or the
     /// dataset's maximum).
     #[arg(long, short = 'n')]
@@ -57,8 +57,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (None, Some(d)) => *d.bounds().end(),
         (None, None) => 10,
     };
+    // A dataset is for a contest: its default data catches every catalogued bug and shows
+    // every status.
+    let profile = args.profile.unwrap_or(if args.dataset.is_some() {
+        Profile::Contest
+    } else {
+        Profile::Uniform
+    });
     let spec = Spec {
-        profile: args.profile,
+        profile,
         cases,
         seed: args.seed,
         setups: setups.clone(),

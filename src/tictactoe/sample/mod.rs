@@ -22,7 +22,7 @@
 mod profiles;
 mod uniform;
 
-pub use profiles::{edge_boards, killer_boards, kills, line_name, lines_won};
+pub use profiles::{KillerSet, edge_boards, killer_boards, line_name, lines_won};
 
 use crate::outcome::{ByStatus, Status};
 use crate::tictactoe::board::Board;
@@ -53,9 +53,15 @@ pub enum Profile {
     /// Hand-picked corners: every line won by each player with and without the T, full-board
     /// wins, double lines, draws, the empty board and the lone T (its natural size).
     Edge,
-    /// The smallest set found on which every wrong solver of the mutant catalogue fails at
-    /// least once (its natural size).
+    /// The smallest set of reachable boards on which every wrong solver of the mutant
+    /// catalogue fails at least once and every status appears, found by an exact set cover
+    /// over the whole space (its natural size). A check against the catalogue, not a contest's
+    /// data.
     Killer,
+    /// The data a contest wants: the killer set (every mutant caught, every status), then the
+    /// edge boards, then boards drawn like `official` for the rest, the fixed boards spread
+    /// through the file in a seeded order. The default with `--dataset`.
+    Contest,
     /// Every reachable board of the selected setups, in enumeration order (its natural size).
     Exhaustive,
 }
@@ -79,6 +85,7 @@ impl Profile {
             Profile::Official => "official",
             Profile::Edge => "edge",
             Profile::Killer => "killer",
+            Profile::Contest => "contest",
             Profile::Exhaustive => "exhaustive",
         }
     }
@@ -96,6 +103,9 @@ pub struct Spec {
     /// `T` masks of the setups drawn from (0 for no `T`), in the geometry's order.
     pub setups: Vec<u16>,
 }
+
+/// X won, O won, Draw, not completed: the shares of the 2013 large input.
+const OFFICIAL_SHARES: [u64; 4] = [37, 24, 6, 33];
 
 /// The seed used when none is given.
 pub const DEFAULT_SEED: u64 = 2013;
@@ -119,6 +129,16 @@ pub enum SampleError {
     #[error("the selected setups hold no board the {0} profile can use")]
     /// No board of the selected setups suits the profile.
     Nothing(&'static str),
+    #[error("the {profile} profile needs at least {needed} cases, not {cases}")]
+    /// The file is too short for the boards the profile must hold.
+    TooFew {
+        /// The profile's name.
+        profile: &'static str,
+        /// Cases asked for.
+        cases: u64,
+        /// Cases the profile needs.
+        needed: u64,
+    },
 }
 
 /// The random stream of block `j`.
@@ -147,6 +167,7 @@ pub fn below(rng: &mut impl Rng, n: u64) -> u64 {
 enum Source<'a> {
     Uniform(Proposals),
     Classes(Box<Classes>),
+    Contest(Box<Contest>),
     List(Vec<(Board, Status)>),
     Exhaustive(&'a Space, Selection),
 }
@@ -192,7 +213,7 @@ impl<'a> Generator<'a> {
                     (ByStatus::from_array([1, 1, 1, 1]), false)
                 } else {
                     // X won, O won, Draw, not completed: the 2013 large input's shares.
-                    (ByStatus::from_array([37, 24, 6, 33]), true)
+                    (ByStatus::from_array(OFFICIAL_SHARES), true)
                 };
                 let c = Classes::new(space, &spec.setups, weights, by_ply);
                 if c.classes.is_empty() {
@@ -201,11 +222,33 @@ impl<'a> Generator<'a> {
                 Source::Classes(Box::new(c))
             }
             Profile::Edge => Source::List(edge_boards(space.expect("checked"), &spec.setups)),
-            Profile::Killer => Source::List(killer_boards(
-                space.expect("checked"),
-                &spec.setups,
-                spec.seed,
-            )),
+            Profile::Killer => {
+                Source::List(killer_boards(space.expect("checked"), &spec.setups).boards)
+            }
+            Profile::Contest => {
+                let space = space.expect("checked above");
+                let classes = Classes::new(
+                    space,
+                    &spec.setups,
+                    ByStatus::from_array(OFFICIAL_SHARES),
+                    true,
+                );
+                if classes.classes.is_empty() {
+                    return Err(SampleError::Nothing(name));
+                }
+                let killer = killer_boards(space, &spec.setups).boards;
+                if (spec.cases as usize) < killer.len() {
+                    return Err(SampleError::TooFew {
+                        profile: name,
+                        cases: spec.cases,
+                        needed: killer.len() as u64,
+                    });
+                }
+                let edge = edge_boards(space, &spec.setups);
+                Source::Contest(Box::new(Contest::new(
+                    killer, edge, classes, spec.cases, spec.seed,
+                )))
+            }
             Profile::Exhaustive => Source::Exhaustive(
                 space.expect("checked"),
                 Selection::setups(spec.setups.clone()),
@@ -252,6 +295,7 @@ impl<'a> Generator<'a> {
                 .block(g, &mut rng, n)
                 .into_iter()
                 .for_each(|(b, s)| f(b, s)),
+            Source::Contest(c) => c.block(g, &mut rng, start, n, f),
             Source::List(l) => l[start as usize..start as usize + n]
                 .iter()
                 .for_each(|&(b, s)| f(b, s)),

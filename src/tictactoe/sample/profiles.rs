@@ -5,8 +5,7 @@ use super::uniform::{Cell, proposal_status};
 use super::*;
 use crate::outcome::{ByStatus, Player, Status};
 use crate::tictactoe::board::Board;
-use crate::tictactoe::eval::Evaluator;
-use crate::tictactoe::mutants::Mutant;
+use crate::tictactoe::mutants::kills;
 use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::space::Space;
 use rand::Rng;
@@ -358,99 +357,129 @@ pub fn edge_boards(space: &Space, setups: &[u16]) -> Vec<(Board, Status)> {
     out
 }
 
-/// Candidate boards drawn uniformly for the killer search.
-pub(super) const KILLER_CANDIDATES: u64 = 1 << 17;
+/// Where a signature's status bit starts, above the mutants' bits.
+const STATUS_SHIFT: u32 = 32;
 
-/// The mutants `b` catches, as bits over [`Mutant::ALL`].
-pub fn kills(b: Board, right: Status) -> u32 {
-    Mutant::ALL
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.status(b) != right)
-        .fold(0, |k, (i, _)| k | 1 << i)
+/// What one board can contribute to a test file: the mutants it catches (bits over
+/// [`Mutant::ALL`]) and its status (bit `STATUS_SHIFT + index`), as one set to cover.
+#[inline]
+fn signature(b: Board, s: Status) -> u64 {
+    u64::from(kills(b, s)) | 1 << (STATUS_SHIFT + s.index() as u32)
 }
 
-/// The killer profile: a smallest set of boards on which every mutant fails at least once.
+/// The killer search and what it proves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KillerSet {
+    /// The boards with their statuses, fewest stones first among equals.
+    pub boards: Vec<(Board, Status)>,
+    /// Reachable boards read.
+    pub boards_read: u64,
+    /// Distinct signatures (mutants caught and status) among them.
+    pub signatures: usize,
+    /// Signatures that no other one contains: the only candidates a smallest cover needs.
+    pub undominated: usize,
+    /// The mutants some board of the selected setups catches, as bits over [`Mutant::ALL`];
+    /// the set catches all of them.
+    pub killable: u32,
+}
+
+/// The killer profile: a smallest set of reachable boards on which every mutant fails at least
+/// once and every status appears.
 ///
-/// The candidates are the edge boards and a uniform sample; each is summed up by the set of
-/// mutants it catches. Boards that catch a subset of what another catches are dropped, then a
-/// depth-first search finds a cover of fewest boards (branching on the boards that catch the
-/// first mutant still alive), trying one board, then two, and so on. Any mutant no candidate
-/// catches is looked for on every reachable board of the selected setups. A mutant that no
-/// board of the selected setups catches (a bug about the `T`, with only the setup without one)
-/// is left out: the set kills every mutant that can be killed there.
-pub fn killer_boards(space: &Space, setups: &[u16], seed: u64) -> Vec<(Board, Status)> {
-    let g = Geometry::tomek();
-    let mut candidates = edge_boards(space, setups);
-    let cells: Vec<Cell> = setups
-        .iter()
-        .flat_map(|&t| (0..=16 - t.count_ones()).map(move |p| Cell::new(t, p)))
+/// This is an exact set cover. Every reachable board of the selected setups is read once and
+/// summed up by its signature: the mutants it catches and its status. Boards with the same
+/// signature are interchangeable, so only the first of each (fewest stones, then setup order,
+/// then enumeration order) is kept, and a signature contained in another one is dropped,
+/// since swapping it for the larger one never makes a cover worse. A depth-first search then
+/// tries covers of one board, then two, and so on, branching on the boards that catch the
+/// first element still uncovered and pruning when even the best remaining board times the
+/// room left cannot cover what is left. The first size that succeeds is the minimum: no
+/// smaller file of reachable boards kills every mutant and shows every status.
+///
+/// A mutant that no board of the selected setups catches (a bug about the `T`, with only the
+/// setup without one) is left out of [`KillerSet::killable`].
+pub fn killer_boards(space: &Space, setups: &[u16]) -> KillerSet {
+    let tasks: Vec<(u16, usize)> = (0..=16usize)
+        .flat_map(|ply| setups.iter().map(move |&t| (t, ply)))
+        .filter(|&(t, ply)| space.setup(t).is_some_and(|s| ply < s.plies.len()))
         .collect();
-    let proposals = Proposals::new(cells);
-    let mut rng = block_rng(seed, u64::MAX);
-    candidates.extend((0..KILLER_CANDIDATES).map(|_| proposals.draw(g, &mut rng)));
-    let all: u32 = (1 << Mutant::ALL.len()) - 1;
-    let mut masks: Vec<(u32, (Board, Status))> = Vec::new();
-    let mut caught = 0u32;
-    for bs in candidates {
-        let k = kills(bs.0, bs.1);
-        caught |= k;
-        if k != 0 && !masks.iter().any(|(m, _)| *m == k) {
-            masks.push((k, bs));
-        }
-    }
-    // Mutants the candidates miss: the first reachable board that catches each.
-    for (i, _) in Mutant::ALL.iter().enumerate() {
-        if caught >> i & 1 == 1 {
-            continue;
-        }
-        'search: for &t in setups {
-            let Some(setup) = space.setup(t) else {
-                continue;
-            };
-            for memo in &setup.plies {
-                let mut dec = memo.index.decoder();
-                for (slot, s) in memo.slots() {
-                    let b = dec.board(slot, t);
-                    let k = kills(b, s);
-                    if k >> i & 1 == 1 {
-                        caught |= k;
-                        masks.push((k, (b, s)));
-                        break 'search;
-                    }
+    let found: Vec<(u64, Vec<(u64, Board)>)> = tasks
+        .par_iter()
+        .map(|&(t, ply)| {
+            let memo = &space.setup(t).expect("filtered above").plies[ply];
+            let mut dec = memo.index.decoder();
+            let mut first: hashbrown::HashMap<u64, Board> = hashbrown::HashMap::new();
+            let mut order = Vec::new();
+            let (mut read, mut last) = (0, 0);
+            for (slot, s) in memo.slots() {
+                read += 1;
+                let b = dec.board(slot, t);
+                let sig = signature(b, s);
+                // Neighbouring boards often share a signature: skip the map for a repeat.
+                if sig == last {
+                    continue;
                 }
+                last = sig;
+                if let hashbrown::hash_map::Entry::Vacant(e) = first.entry(sig) {
+                    e.insert(b);
+                    order.push((sig, b));
+                }
+            }
+            (read, order)
+        })
+        .collect();
+    let mut boards_read = 0;
+    let mut seen = hashbrown::HashSet::new();
+    let mut masks: Vec<(u64, Board)> = Vec::new();
+    for (read, order) in found {
+        boards_read += read;
+        for (sig, b) in order {
+            if seen.insert(sig) {
+                masks.push((sig, b));
             }
         }
     }
-    let undominated: Vec<(u32, (Board, Status))> = masks
+    let signatures = masks.len();
+    let target = masks.iter().fold(0, |m, &(sig, _)| m | sig);
+    let undominated: Vec<(u64, Board)> = masks
         .iter()
         .enumerate()
         .filter(|&(i, &(m, _))| {
             !masks
                 .iter()
                 .enumerate()
-                .any(|(j, &(n, _))| j != i && m & n == m && (m != n || j < i))
+                .any(|(j, &(n, _))| j != i && m & n == m && m != n)
         })
         .map(|(_, &x)| x)
         .collect();
-    let target = caught & all;
-    for size in 1..=Mutant::ALL.len() {
-        let mut chosen = Vec::new();
-        if cover(&undominated, target, size, &mut chosen) {
-            return chosen.into_iter().map(|i| undominated[i].1).collect();
+    let sets: Vec<u64> = undominated.iter().map(|&(m, _)| m).collect();
+    let mut chosen = Vec::new();
+    for size in 0..=sets.len() {
+        if cover(&sets, target, size, &mut chosen) {
+            break;
         }
     }
-    Vec::new()
+    let mut boards: Vec<(Board, Status)> = chosen
+        .iter()
+        .map(|&i| {
+            let (sig, b) = undominated[i];
+            let s = Status::ALL[(sig >> STATUS_SHIFT).trailing_zeros() as usize];
+            (b, s)
+        })
+        .collect();
+    boards.sort_by_key(|&(b, s)| (b.ply(), s.index(), b));
+    KillerSet {
+        boards,
+        boards_read,
+        signatures,
+        undominated: undominated.len(),
+        killable: target as u32,
+    }
 }
 
-/// Whether `left` (mutants still alive) can be caught with at most `room` more boards of
-/// `masks`; the chosen ones are appended to `chosen`.
-pub(super) fn cover(
-    masks: &[(u32, (Board, Status))],
-    left: u32,
-    room: usize,
-    chosen: &mut Vec<usize>,
-) -> bool {
+/// Whether `left` can be covered with at most `room` more of `sets`; the chosen ones are
+/// appended to `chosen`.
+fn cover(sets: &[u64], left: u64, room: usize, chosen: &mut Vec<usize>) -> bool {
     if left == 0 {
         return true;
     }
@@ -458,23 +487,93 @@ pub(super) fn cover(
         return false;
     }
     let first = left.trailing_zeros();
-    // A board catches at most this many of the mutants alive: a bound to prune with.
-    let best = masks
+    // A set covers at most this many of what is left: a bound to prune with.
+    let best = sets
         .iter()
-        .map(|(m, _)| (m & left).count_ones())
+        .map(|m| (m & left).count_ones())
         .max()
         .unwrap_or(0);
     if best == 0 || (best as usize) * room < left.count_ones() as usize {
         return false;
     }
-    for (i, (m, _)) in masks.iter().enumerate() {
+    for (i, m) in sets.iter().enumerate() {
         if m >> first & 1 == 1 {
             chosen.push(i);
-            if cover(masks, left & !m, room - 1, chosen) {
+            if cover(sets, left & !m, room - 1, chosen) {
                 return true;
             }
             chosen.pop();
         }
     }
     false
+}
+
+/// The contest profile: fixed boards (the killer set, then the edge boards) at positions spread
+/// evenly through the file, and boards drawn like the official profile everywhere else.
+///
+/// The positions are a function of the file's length alone and the draws are made block by
+/// block, so the file is streamed in flat memory and its bytes do not depend on the threads.
+#[derive(Clone, Debug)]
+pub(super) struct Contest {
+    /// The fixed boards in the order they appear in the file.
+    fixed: Vec<(Board, Status)>,
+    /// The case index (from 0) of each fixed board, increasing.
+    at: Vec<u64>,
+    classes: Classes,
+}
+
+impl Contest {
+    /// `killer` must fit in `cases`; the edge boards that are not in it follow as far as room
+    /// allows, and the fixed boards are shuffled by `seed`.
+    pub(super) fn new(
+        killer: Vec<(Board, Status)>,
+        edge: Vec<(Board, Status)>,
+        classes: Classes,
+        cases: u64,
+        seed: u64,
+    ) -> Contest {
+        let mut fixed = killer;
+        for bs in edge {
+            if !fixed.contains(&bs) {
+                fixed.push(bs);
+            }
+        }
+        fixed.truncate(cases as usize);
+        let mut rng = block_rng(seed, u64::MAX);
+        for i in (1..fixed.len()).rev() {
+            let j = below(&mut rng, i as u64 + 1) as usize;
+            fixed.swap(i, j);
+        }
+        let k = fixed.len() as u64;
+        // Case (2i + 1)·n / 2k: the middle of the i-th of k equal stretches, all distinct
+        // since k ≤ n.
+        let at = (0..k).map(|i| (2 * i + 1) * cases / (2 * k)).collect();
+        Contest { fixed, at, classes }
+    }
+
+    /// Cases `start..start + n` (one block) in order, drawn with the block's stream.
+    pub(super) fn block(
+        &self,
+        g: &Geometry,
+        rng: &mut impl Rng,
+        start: u64,
+        n: usize,
+        mut f: impl FnMut(Board, Status),
+    ) {
+        let end = start + n as u64;
+        let first = self.at.partition_point(|&p| p < start);
+        let last = self.at.partition_point(|&p| p < end);
+        let mut drawn = self.classes.block(g, rng, n - (last - first)).into_iter();
+        let mut next = first;
+        for i in start..end {
+            if next < last && self.at[next] == i {
+                let (b, s) = self.fixed[next];
+                f(b, s);
+                next += 1;
+            } else {
+                let (b, s) = drawn.next().expect("one draw per case not fixed");
+                f(b, s);
+            }
+        }
+    }
 }

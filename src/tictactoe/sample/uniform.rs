@@ -174,24 +174,6 @@ impl Proposals {
             }
         }
     }
-
-    /// A uniform proposal.
-    #[inline(always)]
-    pub(super) fn propose(&self, rng: &mut impl Rng) -> Board {
-        let (i, r) = self.slot(rng);
-        self.cells[i as usize].board(r)
-    }
-
-    /// A uniformly drawn reachable board and its status.
-    #[inline(always)]
-    pub(super) fn draw(&self, g: &Geometry, rng: &mut impl Rng) -> (Board, Status) {
-        loop {
-            let b = self.propose(rng);
-            if let Some(s) = proposal_status(g, b) {
-                return (b, s);
-            }
-        }
-    }
 }
 
 /// Draws `n` uniform cases: proposals in batches, then the reachable ones kept in order.
