@@ -124,6 +124,7 @@ fn same_bytes_with_one_and_two_threads() {
         (Profile::Official, 150_000),
         (Profile::Edge, 0),
         (Profile::Killer, 0),
+        (Profile::Contest, 100_000),
     ] {
         let s = spec(profile, cases, 99);
         let one = bytes(&s, 1);
@@ -139,28 +140,49 @@ fn same_bytes_with_one_and_two_threads() {
         .unwrap();
         assert!(text == one.0, "{profile:?}: iterator and file differ");
         // Another seed gives other cases.
-        if profile != Profile::Edge {
+        if !matches!(profile, Profile::Edge | Profile::Killer) {
             let other = bytes(&spec(profile, cases, 100), 2);
             assert!(other.0 != one.0, "{profile:?}: the seed changes nothing");
         }
     }
 }
 
+/// Every reachable board's signature as the tests compute it, mutant by mutant through the
+/// evaluator interface: the mutants of [`Mutant::ALL`] it catches (bits 0..) and its status
+/// (bits 32..).
+fn signatures() -> &'static Vec<u64> {
+    static S: OnceLock<Vec<u64>> = OnceLock::new();
+    S.get_or_init(|| {
+        let mut all = std::collections::HashSet::new();
+        for t in Geometry::tomek().setups() {
+            for (b, s) in space().setup(t).unwrap().boards() {
+                let mut sig = 1u64 << (32 + s.index());
+                for (i, m) in Mutant::ALL.iter().enumerate() {
+                    if m.status(b) != s {
+                        sig |= 1 << i;
+                    }
+                }
+                all.insert(sig);
+            }
+        }
+        let mut v: Vec<u64> = all.into_iter().collect();
+        v.sort();
+        v
+    })
+}
+
 #[test]
-fn killer_kills_every_mutant_on_reachable_boards() {
-    let killer: Vec<(Board, Status)> =
-        sample::cases(space(), &spec(Profile::Killer, 0, sample::DEFAULT_SEED))
-            .unwrap()
-            .collect();
-    assert!(
-        !killer.is_empty() && killer.len() <= 8,
-        "{} boards",
-        killer.len()
-    );
-    for &(b, s) in &killer {
+fn killer_kills_every_mutant_and_shows_every_status() {
+    let found = sample::killer_boards(space(), &Geometry::tomek().setups());
+    let killer = &found.boards;
+    for &(b, s) in killer {
         assert_eq!(space().status(b), Some(s), "killer boards are reachable");
         assert_eq!(Table.status(b), s);
     }
+    assert_eq!(
+        found.boards_read, 61_089_795,
+        "every reachable board is read"
+    );
     // Each mutant is genuinely wrong: on a reachable board, against the label of play.
     for m in Mutant::ALL {
         assert!(
@@ -169,16 +191,90 @@ fn killer_kills_every_mutant_on_reachable_boards() {
             m.id()
         );
     }
-    // Minimal among its own boards: dropping any one lets a mutant live.
-    for skip in 0..killer.len() {
-        let alive = Mutant::ALL.iter().any(|m| {
-            killer
-                .iter()
-                .enumerate()
-                .all(|(i, &(b, s))| i == skip || m.status(b) == s)
-        });
-        assert!(alive, "board {skip} of the killer set is not needed");
+    for s in Status::ALL {
+        assert!(
+            killer.iter().any(|&(_, t)| t == s),
+            "no board {s:?} in the killer set"
+        );
     }
+    // The profile writes exactly these boards.
+    let listed: Vec<(Board, Status)> =
+        sample::cases(space(), &spec(Profile::Killer, 0, sample::DEFAULT_SEED))
+            .unwrap()
+            .collect();
+    assert_eq!(&listed, killer);
+    // The search saw what an independent scan sees.
+    assert_eq!(found.signatures, signatures().len());
+}
+
+/// The killer set is a smallest one, shown without the search that found it: a lower bound
+/// from elements (mutants and statuses) no two of which any one reachable board covers, and,
+/// for one board fewer, every set of covered elements that that many boards can reach,
+/// computed breadth first over the distinct signatures.
+#[test]
+fn killer_set_is_smallest() {
+    let found = sample::killer_boards(space(), &Geometry::tomek().setups());
+    let k = found.boards.len();
+    let sigs = signatures();
+    let universe = sigs.iter().fold(0u64, |m, s| m | s);
+    assert_eq!(universe & 0xFFFF_FFFF, (1u64 << Mutant::ALL.len()) - 1);
+    // Breadth first: the element sets coverable by i boards, keeping only maximal ones.
+    let mut reach: Vec<u64> = vec![0];
+    for i in 1..k {
+        let mut next: Vec<u64> = reach
+            .iter()
+            .flat_map(|&r| sigs.iter().map(move |&s| r | s))
+            .collect();
+        next.sort_unstable();
+        next.dedup();
+        // Drop every set contained in another: it can only do worse.
+        next.sort_unstable_by_key(|m| std::cmp::Reverse(m.count_ones()));
+        let mut kept: Vec<u64> = Vec::new();
+        for m in next {
+            if !kept.iter().any(|&n| m & n == m) {
+                kept.push(m);
+            }
+        }
+        assert!(
+            !kept.contains(&universe),
+            "{i} boards already cover every mutant and status, but the killer set has {k}"
+        );
+        reach = kept;
+    }
+}
+
+#[test]
+fn equivalent_mutants_never_fail_on_a_reachable_board() {
+    for m in Mutant::EQUIVALENT {
+        for t in Geometry::tomek().setups() {
+            for (b, s) in space().setup(t).unwrap().boards() {
+                assert_eq!(m.status(b), s, "{} on {}", m.id(), b.to_line());
+            }
+        }
+    }
+}
+
+#[test]
+fn contest_profile_holds_the_killer_set_and_every_status() {
+    let killer = sample::killer_boards(space(), &Geometry::tomek().setups()).boards;
+    for cases in [killer.len() as u64, 10, 1000, 40_000] {
+        let listed: Vec<(Board, Status)> =
+            sample::cases(space(), &spec(Profile::Contest, cases, 7))
+                .unwrap()
+                .collect();
+        assert_eq!(listed.len() as u64, cases);
+        for bs in &killer {
+            assert!(listed.contains(bs), "{cases} cases miss a killer board");
+        }
+        for &(b, s) in &listed {
+            assert_eq!(space().status(b), Some(s));
+        }
+    }
+    let too_few = Generator::new(
+        Some(space()),
+        &spec(Profile::Contest, killer.len() as u64 - 1, 7),
+    );
+    assert!(too_few.is_err());
 }
 
 #[test]
