@@ -150,8 +150,10 @@ pub fn build(options: &Options) -> Result<Package, PackageError> {
             Profile::Killer,
             0,
             format!(
-                "The smallest set found on which every one of the {} wrong solutions of the mutant \
-                 catalogue (tomek's src/tictactoe/mutants.rs) answers at least one board wrongly.",
+                "The smallest set of reachable boards on which every one of the {} wrong solutions \
+                 of the mutant catalogue (tomek's src/tictactoe/mutants.rs) answers at least one \
+                 board wrongly and every status appears: an exact set cover over every reachable \
+                 board, proven smallest.",
                 Mutant::ALL.len()
             ),
             rebuild("04-killer", "--profile killer"),

@@ -57,7 +57,8 @@ impl Selection {
         self
     }
 
-    fn keeps_ply(&self, ply: usize) -> bool {
+    /// Whether boards of `ply` stones are kept.
+    pub fn keeps_ply(&self, ply: usize) -> bool {
         self.plies.get(ply).copied().unwrap_or(false)
     }
 

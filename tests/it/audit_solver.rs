@@ -15,6 +15,7 @@ use tomek::outcome::Status;
 use tomek::tictactoe::board::Board;
 use tomek::tictactoe::enumerate::{self, Selection};
 use tomek::tictactoe::rules::Geometry;
+use tomek::tictactoe::solver::order;
 use tomek::tictactoe::space::Space;
 
 fn fixture(name: &str) -> String {
@@ -51,17 +52,71 @@ fn cases(setups: &[u16], plies: &[u32], statuses: &[Status]) -> Vec<(Board, Stat
         .with_plies(plies)
         .with_statuses(statuses);
     let mut all = Vec::new();
+    order::walk(&space, &sel, &mut |block| {
+        all.extend_from_slice(block);
+        true
+    });
+    all
+}
+
+#[test]
+fn the_audit_meets_each_board_once_and_the_telling_ones_first() {
+    let setups = [0u16, 1, 1 << 5];
+    let g = Arc::new(Geometry::tomek().clone());
+    let space = Space::explore_setups(g, &setups);
+    let sel = Selection::setups(setups.to_vec());
+    let walked = cases(&setups, &[], &[]);
+    // Each board once: the same boards as enumeration order, none twice.
+    let mut listed = Vec::new();
     enumerate::stream(
         &space,
         &sel,
         |block, _| block.to_vec(),
         |block, _| {
-            all.extend(block);
+            listed.extend(block);
             Ok::<(), ()>(())
         },
     )
     .unwrap();
-    all
+    assert_eq!(walked.len() as u64, sel.count(&space));
+    let key = |&(b, s): &(Board, Status)| (b.pack(), s.index());
+    let mut a: Vec<_> = walked.iter().map(key).collect();
+    let mut b: Vec<_> = listed.iter().map(key).collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    assert!(a == b, "the audit order is a permutation of the selection");
+    // The killer set first, then the edge set.
+    let killer = tomek::tictactoe::sample::killer_boards(&space, &setups).boards;
+    assert_eq!(&walked[..killer.len()], &killer[..]);
+    let edge = tomek::tictactoe::sample::edge_boards(&space, &setups);
+    let front = killer.len() + edge.len();
+    for e in &edge {
+        assert!(
+            walked[..front].contains(e),
+            "edge board {} late",
+            e.0.to_line()
+        );
+    }
+    // Within the first 2% of the stream, every setup at every ply has been met.
+    let early = &walked[..walked.len() / 50];
+    for &t in &setups {
+        for ply in 0..=16 - t.count_ones() {
+            assert!(
+                early.iter().any(|(b, _)| b.t == t && b.ply() == ply),
+                "setup {t:#x}, ply {ply} not met early"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_t_bug_surfaces_at_once_in_a_full_audit() {
+    // Every board of every setup: the enumeration order would meet the first board with a T
+    // after the 9.7 million boards of the setup without one.
+    let (code, r) = audit(&["--solver", &fixture("t_ignored.py"), "--max-failures", "1"]);
+    assert_eq!(code, 1, "{r:#}");
+    let first = r["failures"][0]["case"].as_u64().unwrap();
+    assert!(first <= 10, "the first failure is case {first}");
 }
 
 /// Rows, columns and both diagonals of the 4×4 board as masks.

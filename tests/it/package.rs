@@ -559,6 +559,22 @@ fn tomek_wrong_programs_are_the_mutants() {
     }
     let mut input = Vec::new();
     codejam::write_input(&mut input, &boards).unwrap();
+    // The killer set's boards, which every program must answer wrongly somewhere.
+    let killer: Vec<_> = codejam::CaseReader::new(
+        tomek_package().get("data/secret/04-killer.in").unwrap(),
+        "04-killer",
+        codejam::Strictness::Strict,
+    )
+    .map(|c| c.unwrap().1)
+    .collect();
+    let g = tomek::tictactoe::rules::Geometry::tomek();
+    let statuses: Vec<_> = killer
+        .iter()
+        .map(|&b| tomek::tictactoe::reach::check(g, b).unwrap())
+        .collect();
+    for s in tomek::outcome::Status::ALL {
+        assert!(statuses.contains(&s), "the killer set has no {s:?} board");
+    }
     let p = tomek_package();
     for w in &wrong {
         let m = Mutant::ALL.iter().find(|m| m.id() == w.id).unwrap();
@@ -573,6 +589,7 @@ fn tomek_wrong_programs_are_the_mutants() {
         let answers: Vec<&str> = out.lines().collect();
         assert_eq!(answers.len(), boards.len(), "{}", w.id);
         let mut wrong_somewhere = false;
+        let mut wrong_on_killer = false;
         for (i, (b, line)) in boards.iter().zip(&answers).enumerate() {
             let expected = format!("Case #{}: {}", i + 1, m.status(*b).answer());
             assert_eq!(*line, expected, "{} on {}", w.id, b.to_line());
@@ -580,8 +597,12 @@ fn tomek_wrong_programs_are_the_mutants() {
                 tomek::tictactoe::reach::check(tomek::tictactoe::rules::Geometry::tomek(), *b)
                     .unwrap();
             wrong_somewhere |= m.status(*b) != right;
+            // The program's own answer, not the model's, against the right status.
+            wrong_on_killer |=
+                killer.contains(b) && *line != format!("Case #{}: {}", i + 1, right.answer());
         }
         assert!(wrong_somewhere, "{} is never wrong", w.id);
+        assert!(wrong_on_killer, "{} passes the killer set", w.id);
     }
 }
 

@@ -13,6 +13,7 @@
 //! does not depend on the chunk sizes either.
 
 pub mod check;
+pub mod order;
 pub mod process;
 pub mod report;
 pub mod sizes;
@@ -20,7 +21,7 @@ pub mod sizes;
 use crate::outcome::Status;
 use crate::tictactoe::board::Board;
 use crate::tictactoe::codejam::{self, AnswerWriter};
-use crate::tictactoe::enumerate::{self, Selection};
+use crate::tictactoe::enumerate::Selection;
 use crate::tictactoe::space::Space;
 use check::{Broken, Checker, Failure, Kind, Tally};
 use process::Ending;
@@ -50,7 +51,8 @@ pub trait CaseSource {
     fn blocks(self: Box<Self>, sink: &mut BlockSink);
 }
 
-/// The reachable boards of a selection, in the order of [`enumerate::stream`].
+/// The reachable boards of a selection, most telling first (see [`order`]): the killer set,
+/// the edge set, a sweep over every setup and ply, then the rest.
 pub struct Enumerated<'a> {
     /// The labelled boards.
     pub space: &'a Space,
@@ -64,12 +66,7 @@ impl CaseSource for Enumerated<'_> {
     }
 
     fn blocks(self: Box<Self>, sink: &mut BlockSink) {
-        let _ = enumerate::stream(
-            self.space,
-            &self.selection,
-            |block, _| block.to_vec(),
-            |block, _| if sink(&block) { Ok(()) } else { Err(()) },
-        );
+        order::walk(self.space, &self.selection, sink);
     }
 }
 
