@@ -13,6 +13,7 @@
 //!    seen, and within the sweep every part of every cell;
 //! 4. the rest, in enumeration order, skipping what came before.
 
+use super::BlockSink;
 use crate::outcome::Status;
 use crate::tictactoe::board::Board;
 use crate::tictactoe::enumerate::Selection;
@@ -47,7 +48,7 @@ impl Cell<'_> {
 
 /// Hands the selected boards of `space` to `sink` in audit order, in blocks, each board once;
 /// stops when `sink` returns `false`.
-pub fn walk(space: &Space, sel: &Selection, sink: &mut dyn FnMut(&[(Board, Status)]) -> bool) {
+pub fn walk(space: &Space, sel: &Selection, sink: &mut BlockSink) {
     let mut out = Out {
         block: Vec::with_capacity(BLOCK),
         sink,
@@ -116,13 +117,13 @@ pub fn walk(space: &Space, sel: &Selection, sink: &mut dyn FnMut(&[(Board, Statu
 }
 
 /// The block being filled and where it goes.
-struct Out<'s> {
+struct Out<'s, 'f> {
     block: Vec<(Board, Status)>,
-    sink: &'s mut dyn FnMut(&[(Board, Status)]) -> bool,
+    sink: &'s mut BlockSink<'f>,
     stopped: bool,
 }
 
-impl Out<'_> {
+impl Out<'_, '_> {
     /// Adds a board; `false` once the sink has asked to stop.
     fn push(&mut self, b: Board, s: Status) -> bool {
         self.block.push((b, s));
