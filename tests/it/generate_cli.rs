@@ -122,3 +122,43 @@ fn every_profile_writes_a_valid_file() {
             .success();
     }
 }
+
+/// A dataset's default data is a contest's: every status, every catalogued bug caught, and
+/// within the dataset's bounds.
+#[test]
+fn datasets_default_to_the_contest_profile() {
+    let n = tomek::tictactoe::mutants::Mutant::ALL.len();
+    for dataset in ["small", "large"] {
+        let input = stdout_of(&["generate", "--dataset", dataset]);
+        let explicit = stdout_of(&["generate", "--dataset", dataset, "--profile", "contest"]);
+        assert!(input == explicit, "{dataset}: the default is not contest");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.in");
+        fs::write(&path, &input).unwrap();
+        let report = stdout_of(&[
+            "validate",
+            "--dataset",
+            dataset,
+            "--mutants",
+            path.to_str().unwrap(),
+        ]);
+        assert!(
+            report.contains(&format!("mutants killed: {n} of {n}")),
+            "{dataset}: {report}"
+        );
+        for status in ["X won", "O won", "Draw", "Game has not completed"] {
+            let row = report
+                .lines()
+                .find(|l| l.starts_with(status))
+                .unwrap_or_else(|| panic!("{dataset}: no {status} row: {report}"));
+            let count: u64 = row[status.len()..]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .replace(',', "")
+                .parse()
+                .unwrap();
+            assert!(count > 0, "{dataset}: no {status} case");
+        }
+    }
+}
