@@ -121,7 +121,7 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
         max_failures: args.max_failures as usize,
     };
     // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
-    interrupt::install();
+    interrupt::poll();
     let needs_space = args.profile.is_none_or(|p| p.needs_space());
     let space = needs_space.then(|| super::progress::explore_setups(geometry, &setups));
     let source: Box<dyn CaseSource> = match args.profile {
@@ -185,7 +185,7 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Writes `PREFIX.in` and `PREFIX.out`, each replaced only when complete.
+/// Writes `PREFIX.in` and `PREFIX.out`, both or neither.
 fn save_cases(prefix: &std::path::Path, cases: &[(Board, Status)]) -> anyhow::Result<()> {
     let (inp, ans) = (with_ext(prefix, ".in"), with_ext(prefix, ".out"));
     let boards: Vec<Board> = cases.iter().map(|c| c.0).collect();
@@ -198,11 +198,10 @@ fn save_cases(prefix: &std::path::Path, cases: &[(Board, Status)]) -> anyhow::Re
     let mut fa =
         AtomicFile::create(&ans).with_context(|| format!("cannot create {}", ans.display()))?;
     codejam::write_input(&mut fi, &boards)
-        .and_then(|()| fi.commit())
         .with_context(|| format!("cannot write {}", inp.display()))?;
     fa.write_all(&answers)
-        .and_then(|()| fa.commit())
         .with_context(|| format!("cannot write {}", ans.display()))?;
+    tomek::output::commit_all(vec![fi, fa])?;
     Ok(())
 }
 

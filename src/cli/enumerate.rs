@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tomek::outcome::Status;
-use tomek::output::AtomicFile;
+use tomek::output::{AtomicFile, commit_all};
 use tomek::tictactoe::enumerate::{self, RecordFormat, Selection};
 use tomek::tictactoe::rules::Geometry;
 
@@ -92,10 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 tick,
             )
             .with_context(|| format!("cannot write {}", inp.display()))?;
-            fi.commit()
-                .with_context(|| format!("cannot write {}", inp.display()))?;
-            fa.commit()
-                .with_context(|| format!("cannot write {}", ans.display()))?;
+            commit_all(vec![fi, fa])?;
         }
         (Some(path), format) => {
             let mut f = AtomicFile::create(path)

@@ -55,7 +55,7 @@ pub struct GenerateArgs {
           value_parser = clap::value_parser!(u16).range(1..=99))]
     pub games: u16,
     /// Seed of the random generator: the same seed gives the same files on every machine.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", default_value_t = generate::DEFAULT_SEED)]
     pub seed: u64,
     /// Number of files.
     #[arg(long, value_name = "K", default_value_t = 1,
@@ -245,13 +245,8 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         eprint!("{}", files[0].summary.table().render());
         return Ok(ExitCode::SUCCESS);
     };
-    if let Some(dir) = prefix.parent()
-        && !dir.as_os_str().is_empty()
-    {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    // Everything is generated before anything is written, and each file is replaced
-    // atomically, so an interrupted run leaves every old file whole.
+    // Everything is generated before anything is written, and the files are replaced all
+    // or none, so a failed or interrupted run leaves every old file whole.
     let mut pending = Vec::new();
     let mut report = String::new();
     let mut total = Summary::default();
@@ -276,11 +271,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         ));
         total.merge(&file.summary);
     }
-    for f in pending {
-        let target = f.target().display().to_string();
-        f.commit()
-            .with_context(|| format!("cannot write {target}"))?;
-    }
+    tomek::output::commit_all(pending)?;
     out!("{report}{}", total.table().render());
     Ok(ExitCode::SUCCESS)
 }

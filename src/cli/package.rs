@@ -43,7 +43,7 @@ pub struct FourowArgs {
     #[command(flatten)]
     pub target: Target,
     /// Seed of every generated set: the same arguments give the same bytes.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = tomek::fourow::generate::DEFAULT_SEED)]
     pub seed: u64,
     /// Games in the mixed file (t < 100).
     #[arg(long, value_name = "N", default_value_t = 99,

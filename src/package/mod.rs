@@ -35,7 +35,7 @@ pub enum PackageError {
     #[error("{0} exists and is not a directory")]
     NotADirectory(PathBuf),
     /// A file system operation failed.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {}", .path.display())]
     Io {
         /// The path the operation was about.
         path: PathBuf,
@@ -123,7 +123,8 @@ impl Package {
         if temp.exists() {
             fs::remove_dir_all(&temp).map_err(io_at(&temp))?;
         }
-        fs::create_dir(&temp).map_err(io_at(&temp))?;
+        crate::output::create_parent(dir).map_err(io_at(&parent))?;
+        crate::output::create_temporary(&temp, |p| fs::create_dir(p)).map_err(io_at(&temp))?;
         for (path, bytes) in &self.files {
             let target = temp.join(path);
             if let Some(d) = target.parent() {
@@ -227,14 +228,17 @@ struct RemoveOnDrop(Option<PathBuf>);
 
 impl RemoveOnDrop {
     fn disarm(mut self) {
-        self.0 = None;
+        if let Some(p) = self.0.take() {
+            crate::output::forget_temporary(&p);
+        }
     }
 }
 
 impl Drop for RemoveOnDrop {
     fn drop(&mut self) {
         if let Some(p) = self.0.take() {
-            let _ = fs::remove_dir_all(p);
+            let _ = fs::remove_dir_all(&p);
+            crate::output::forget_temporary(&p);
         }
     }
 }

@@ -21,3 +21,4 @@ mod pipes;
 mod plots;
 mod solve_cli;
 mod validate_cli;
+mod writes;
