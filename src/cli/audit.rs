@@ -122,6 +122,11 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
     };
     // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
     interrupt::poll();
+    if let Some(why) = solver::probe::cannot_start(&opts.command, &interrupt::requested)
+        .context("cannot run the audit")?
+    {
+        anyhow::bail!("--solver: cannot start `{}`: {why}", opts.command);
+    }
     let needs_space = args.profile.is_none_or(|p| p.needs_space());
     let space = needs_space.then(|| super::progress::explore_setups(geometry, &setups));
     let source: Box<dyn CaseSource> = match args.profile {
@@ -143,6 +148,9 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
             })
         }
     };
+    if source.is_empty() {
+        anyhow::bail!(super::NOTHING_SELECTED);
+    }
     let pb = super::progress::bar(source.len(), "boards");
     let progress = |cases, failures| {
         pb.inc(cases);

@@ -69,7 +69,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_statuses(&args.status)
         .with_plies(&plies);
     let space = super::progress::explore_setups(geometry, &setups);
-    let pb = super::progress::bar(sel.count(&space), "boards");
+    let count = sel.count(&space);
+    if count == 0 {
+        // An empty Code Jam file would be invalid, and an empty stream looks like a bug.
+        anyhow::bail!(super::NOTHING_SELECTED);
+    }
+    let pb = super::progress::bar(count, "boards");
     let tick = |n| pb.inc(n);
     match (&args.output, args.format) {
         (None, format) => {

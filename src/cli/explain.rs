@@ -1,4 +1,3 @@
-use std::fs::File;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tomek::output::{Format, Table, grouped};
@@ -12,7 +11,7 @@ pub struct Args {
     /// (`XXXT/..O./..../....`); symbols X, O, T and `.`.
     #[arg(required_unless_present = "input", conflicts_with = "input")]
     pub board: Option<String>,
-    /// Take the board from this Code Jam input instead.
+    /// Take the board from this Code Jam input instead (`-` for standard input).
     #[arg(long, requires = "case")]
     pub input: Option<PathBuf>,
     /// The case of `--input` to explain (1-based).
@@ -40,9 +39,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Case `case` of a Code Jam input (read leniently, as `solve` does).
-fn read_case(path: &PathBuf, case: u64) -> anyhow::Result<Board> {
-    let name = path.display().to_string();
-    let file = File::open(path).map_err(|e| anyhow::anyhow!("cannot open {name}: {e}"))?;
+fn read_case(path: &std::path::Path, case: u64) -> anyhow::Result<Board> {
+    let (file, name) = super::open_input(path)
+        .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?;
     let mut reader = CaseReader::new(file, name.clone(), Strictness::Lenient);
     let count = reader.case_count()?;
     if case > count {

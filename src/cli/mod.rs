@@ -166,9 +166,24 @@ impl SetupFilter {
     }
 }
 
+/// The error of a request whose setups, statuses and plies together select no board.
+pub const NOTHING_SELECTED: &str =
+    "no reachable board has the setup, status and ply asked for (--setup, --status, --ply)";
+
 /// Parses a status filter: x, o, draw or open.
 pub fn parse_status(s: &str) -> Result<Status, String> {
     Status::from_short(s).ok_or_else(|| format!("`{s}` is not one of x, o, draw, open"))
+}
+
+/// An input file, or standard input for `-` (every command that reads a file takes `-`), with
+/// the name that messages give it.
+pub fn open_input(path: &std::path::Path) -> std::io::Result<(Box<dyn std::io::Read>, String)> {
+    if path.as_os_str() == "-" {
+        Ok((Box::new(std::io::stdin().lock()), "<stdin>".to_string()))
+    } else {
+        let file = std::fs::File::open(path)?;
+        Ok((Box::new(file), path.display().to_string()))
+    }
 }
 
 /// Writes a report to standard output.

@@ -13,6 +13,7 @@
 //! does not depend on the chunk sizes either.
 
 pub mod check;
+pub mod probe;
 pub mod process;
 pub mod report;
 pub mod sizes;

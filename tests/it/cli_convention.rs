@@ -1,0 +1,151 @@
+//! The conventions every command shares: `-` for standard input, a default seed for every
+//! generator, an error (exit 2) for a request that selects nothing or a solver that cannot
+//! start, one whitespace rule for the audit and the checker, bounded memory on long lines, and
+//! the wording of messages.
+
+use crate::harness::*;
+use std::time::{Duration, Instant};
+
+/// Runs `tomek --quiet ARGS` with `stdin`; returns the exit code, standard output and error.
+fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
+    let out = tomek()
+        .arg("--quiet")
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn path(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_dash_reads_standard_input_everywhere() {
+    let sample_in = generated("sample.in");
+    let sample_out = generated("sample.out");
+    let (si, so) = (read(&sample_in), read(&sample_out));
+    let (i, o) = (path(&sample_in), path(&sample_out));
+    let fourow_in = read(generated("fourow-sample.in"));
+
+    let (code, out, err) = run(&["validate", "-"], &si);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!out.is_empty(), "{out}");
+    for args in [
+        ["check", "-", o, o],
+        ["check", i, "-", o],
+        ["check", i, o, "-"],
+    ] {
+        let stdin = if args[1] == "-" { &si } else { &so };
+        let (code, _, err) = run(&args, stdin);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+    }
+    let (code, _, err) = run(&["check", "-", "-", o], &si);
+    assert_eq!(
+        code,
+        Some(3),
+        "two files cannot both be standard input: {err}"
+    );
+    assert!(err.contains("standard input"), "{err}");
+    let (code, out, err) = run(&["explain", "--input", "-", "--case", "1"], &si);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!out.is_empty());
+    let (code, out, err) = run(&["solve", "-"], &si);
+    assert_eq!((code, out.as_bytes()), (Some(0), so.as_slice()), "{err}");
+    let (code, out, err) = run(&["fourow", "solve", "-"], &fourow_in);
+    assert_eq!(
+        (code, out.as_bytes()),
+        (Some(0), read(generated("fourow-sample.out")).as_slice()),
+        "{err}"
+    );
+    let (code, _, err) = run(&["fourow", "validate", "-"], &fourow_in);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn every_generator_has_a_default_seed() {
+    let (code, fourow, err) = run(&["fourow", "generate"], b"");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(fourow, stdout_of(&["fourow", "generate", "--seed", "1"]));
+    assert_eq!(
+        stdout_of(&["generate", "-n", "5"]),
+        stdout_of(&[
+            "generate",
+            "-n",
+            "5",
+            "--seed",
+            &tomek::tictactoe::sample::DEFAULT_SEED.to_string()
+        ])
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["package", "-o", path(&dir.path().join("a"))][..],
+        &["fourow", "package", "-o", path(&dir.path().join("b"))][..],
+    ] {
+        let (code, _, err) = run(args, b"");
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_request_that_selects_nothing_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let prefix = dir.path().join("none");
+    let solver = format!("{TOMEK} solve");
+    for args in [
+        &[
+            "stats", "--format", "csv", "--view", "orbits", "--only", "counts",
+        ][..],
+        &["enumerate", "--status", "draw", "--ply", "3"][..],
+        &[
+            "enumerate",
+            "--status",
+            "draw",
+            "--ply",
+            "3",
+            "-o",
+            path(&prefix),
+        ][..],
+        &[
+            "audit", "--status", "draw", "--ply", "3", "--solver", &solver,
+        ][..],
+    ] {
+        let (code, out, err) = run(args, b"");
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("--only must include symmetry") || err.contains("no reachable board"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_solver_that_cannot_start_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_executable = dir.path().join("solver.py");
+    std::fs::write(&not_executable, "print(1)\n").unwrap();
+    for solver in [
+        "./no-such-solver",
+        "no-such-solver {}",
+        path(&not_executable),
+    ] {
+        let start = Instant::now();
+        let (code, out, err) = run(&["audit", "--solver", solver], b"");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{solver}: at once"
+        );
+        assert_eq!(code, Some(2), "{solver}: {err}");
+        assert!(out.is_empty(), "{solver}: {out}");
+        assert_eq!(err.lines().count(), 1, "{solver}: one line: {err}");
+        assert!(err.contains("cannot start"), "{solver}: {err}");
+    }
+}
