@@ -1,6 +1,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tomek::output::{Format, Table, grouped};
+use tomek::output::{Format, Table, grouped, plural};
 use tomek::tictactoe::board::Board;
 use tomek::tictactoe::codejam::{CaseReader, Strictness};
 use tomek::tictactoe::explain::{self, Explanation};
@@ -15,7 +15,7 @@ pub struct Args {
     #[arg(long, requires = "case")]
     pub input: Option<PathBuf>,
     /// The case of `--input` to explain (1-based).
-    #[arg(long, requires = "input", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, requires = "input", value_parser = super::number::<u64>(1, None))]
     pub case: Option<u64>,
     /// Output format (CSV holds the table of moves).
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -170,8 +170,13 @@ fn render(e: &Explanation) -> String {
         facts.push((
             "sequences",
             format!(
-                "{} from the empty board reach it",
-                plural(p.sequences, "move order", "move orders")
+                "{} from the empty board {}",
+                plural(p.sequences, "move order", "move orders"),
+                if p.sequences == 1 {
+                    "reaches it"
+                } else {
+                    "reach it"
+                }
             ),
         ));
         facts.push((
@@ -212,9 +217,4 @@ fn render(e: &Explanation) -> String {
         out.push_str(&moves_table(e, true).render());
     }
     out
-}
-
-/// `n` and the word for one or many, the number grouped by thousands.
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", grouped(n as u128), if n == 1 { one } else { many })
 }

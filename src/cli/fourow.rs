@@ -52,14 +52,14 @@ pub struct GenerateArgs {
     pub output: Option<PathBuf>,
     /// Games per file (t < 100); from 18 games on, every kind of game is present.
     #[arg(long, value_name = "N", default_value_t = 99,
-          value_parser = clap::value_parser!(u16).range(1..=99))]
+          value_parser = super::number::<u16>(1, Some(99)))]
     pub games: u16,
     /// Seed of the random generator: the same seed gives the same files on every machine.
     #[arg(long, value_name = "S", default_value_t = generate::DEFAULT_SEED)]
     pub seed: u64,
     /// Number of files.
     #[arg(long, value_name = "K", default_value_t = 1,
-          value_parser = clap::value_parser!(u16).range(1..))]
+          value_parser = super::number::<u16>(1, Some(u16::MAX as u64)))]
     pub files: u16,
 }
 
@@ -84,11 +84,11 @@ pub struct CountArgs {
     pub no_symmetry: bool,
     /// Columns of the board (boards other than 7×6: memo and bdd).
     #[arg(long, value_name = "W", default_value_t = 7,
-          value_parser = clap::value_parser!(u32).range(1..=64))]
+          value_parser = super::number::<u32>(1, Some(64)))]
     pub cols: u32,
     /// Rows of the board.
     #[arg(long, value_name = "H", default_value_t = 6,
-          value_parser = clap::value_parser!(u32).range(1..=64))]
+          value_parser = super::number::<u32>(1, Some(64)))]
     pub rows: u32,
     /// Memory the bdd method may use for its diagrams, e.g. 20G or 512M (default: 85% of the
     /// machine's memory). Past it, counting stops with an error and the plies done so far

@@ -47,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let setups = args.setup.setups(geometry)?;
     let cases = match (args.cases, args.dataset) {
         (Some(n), Some(d)) if !d.bounds().contains(&n) => anyhow::bail!(
-            "--cases {n} is outside the {} dataset's bounds ({}..={})",
+            "--cases {n} is outside the {} dataset's bounds ({} to {})",
             d.name(),
             d.bounds().start(),
             d.bounds().end()

@@ -234,10 +234,14 @@ impl Tables {
             stats.rows,
             stats.cols,
             stats.line,
-            if stats.joker {
-                "with the T setups"
-            } else {
+            if !stats.joker {
                 "no T"
+            } else if stats.setups.iter().all(|s| s.t == 0) {
+                "setup none (no T)"
+            } else if stats.setups.iter().all(|s| s.t != 0) {
+                "with a T"
+            } else {
+                "with the T setups"
             }
         );
         let sections: [(&str, &[&str]); 3] = [

@@ -380,6 +380,12 @@ fn csv_cell(s: &str) -> String {
     }
 }
 
+/// `n` and the noun for one or for many, the number grouped by thousands: `1 case`,
+/// `1,680 cases`.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", grouped(n as u128), if n == 1 { one } else { many })
+}
+
 /// Formats an integer with thousands separators: `15038733958272` → `15,038,733,958,272`.
 pub fn grouped(n: u128) -> String {
     let digits = n.to_string();

@@ -34,6 +34,12 @@ pub enum PackageError {
     /// The target exists and is not a directory.
     #[error("{0} exists and is not a directory")]
     NotADirectory(PathBuf),
+    /// The directory's name is not a valid short name for the format.
+    #[error(
+        "`{0}` is not a valid package name: Kattis asks for a short name of lower-case letters \
+         (a-z) and digits only, such as `tictactoetomek`"
+    )]
+    BadName(String),
     /// A file system operation failed.
     #[error("cannot write {}", .path.display())]
     Io {
@@ -191,6 +197,24 @@ pub fn check_dir(dir: &Path, force: bool) -> Result<(), PackageError> {
     check_target(dir, force).map(|_| ())
 }
 
+/// Refuses a directory whose name is not a problem short name (lower-case letters and digits,
+/// as the Kattis format requires), since judges take the problem's name from it.
+pub fn check_name(dir: &Path) -> Result<(), PackageError> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let valid = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    if valid {
+        Ok(())
+    } else {
+        Err(PackageError::BadName(name))
+    }
+}
+
 /// What is at a package's target path.
 enum Existing {
     /// Nothing, or an empty directory (removed by the rename).
@@ -201,6 +225,7 @@ enum Existing {
 
 /// Decides whether `dir` may receive a package.
 fn check_target(dir: &Path, force: bool) -> Result<Existing, PackageError> {
+    check_name(dir)?;
     let meta = match fs::symlink_metadata(dir) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Existing::Nothing),

@@ -149,3 +149,156 @@ fn a_solver_that_cannot_start_is_refused_at_once() {
         assert!(err.contains("cannot start"), "{solver}: {err}");
     }
 }
+
+#[test]
+fn checker_and_audit_share_one_whitespace_rule() {
+    let sample_in = generated("sample.in");
+    let sample_out = generated("sample.out");
+    let dir = tempfile::tempdir().unwrap();
+    // Each layout is a sed script applied to right answers: to the sample's for `check`, to
+    // `tomek solve`'s for the audit (over the edge profile, which has every status).
+    for (script, accepted) in [
+        ("s/: /:  /", true),
+        ("s/: /:\t/", true),
+        ("s/$/ \r/", true),
+        ("s/$/\\n/", true),
+        ("s/^/  /", true),
+        ("s/X won/X  won/", true),
+        ("s/: /:/", false),
+        ("s/Case #/Case # /", false),
+        ("s/Case/case/", false),
+        ("s/X won/x won/", false),
+    ] {
+        let out_file = dir.path().join("out");
+        let sed = std::process::Command::new("sed")
+            .arg(script)
+            .arg(&sample_out)
+            .output()
+            .unwrap();
+        std::fs::write(&out_file, &sed.stdout).unwrap();
+        let (code, _, err) = run(
+            &[
+                "check",
+                path(&sample_in),
+                path(&sample_out),
+                path(&out_file),
+            ],
+            b"",
+        );
+        assert_eq!(code == Some(0), accepted, "check, {script}: {err}");
+        let solver = format!("{TOMEK} solve | sed '{script}'");
+        let (code, out, err) = run(
+            &[
+                "audit",
+                "--solver",
+                &solver,
+                "--profile",
+                "edge",
+                "--jobs",
+                "1",
+            ],
+            b"",
+        );
+        assert_eq!(code == Some(0), accepted, "audit, {script}: {out}{err}");
+    }
+}
+
+#[test]
+fn messages_speak_plainly() {
+    // Plurals.
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.out");
+    std::fs::write(&one, "Case #1: X won\n").unwrap();
+    let (code, _, err) = run(
+        &[
+            "check",
+            path(&generated("sample.in")),
+            path(&one),
+            path(&generated("sample.out")),
+        ],
+        b"",
+    );
+    assert_eq!(code, Some(3));
+    assert!(
+        err.contains("ends after 1 answer, the input has 6 cases"),
+        "{err}"
+    );
+    let empty = stdout_of(&["explain", "................"]);
+    assert!(
+        empty.contains("1 move order from the empty board reaches it"),
+        "{empty}"
+    );
+    // Bounds in words, not Rust ranges.
+    for (args, bounds) in [
+        (&["fourow", "generate", "--games", "0"][..], "from 1 to 99"),
+        (
+            &["package", "-o", "x", "--large-cases", "0"][..],
+            "from 1 to 1,000,000",
+        ),
+        (&["explain", "--input", "-", "--case", "0"][..], "from 1 up"),
+        (
+            &["audit", "--solver", "x", "--chunk", "0"][..],
+            "from 1 to 100,000,000",
+        ),
+    ] {
+        let (code, _, err) = run(args, b"");
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.contains(bounds), "{args:?}: {err}");
+        assert!(!err.contains(".."), "{args:?}: {err}");
+    }
+    // The heading says which setups the numbers are about.
+    let none = stdout_of(&["stats", "--setup", "none", "--only", "counts"]);
+    assert!(
+        none.starts_with("4×4 board, 4 in a row, setup none (no T)\n"),
+        "{none}"
+    );
+    let all = stdout_of(&["stats", "--only", "counts"]);
+    assert!(
+        all.starts_with("4×4 board, 4 in a row, with the T setups\n"),
+        "{all}"
+    );
+    // The audit's summary names the solver.
+    let help = stdout_of(&["audit", "--help"]);
+    assert!(help.lines().next().unwrap().contains("--solver"), "{help}");
+}
+
+#[test]
+fn a_package_name_must_follow_the_format() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["MyProb", "my-prob", "my_prob", "prob.v2"] {
+        let (code, out, err) = run(&["package", "-o", path(&dir.path().join(name))], b"");
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert!(out.is_empty());
+        assert!(err.contains("lower-case letters"), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn the_readme_gives_the_package_sizes_tomek_prints() {
+    let readme = String::from_utf8(read(project("README.md"))).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (args, name) in [
+        (&["package", "--zip", "-o", "tomek"][..], "tomek"),
+        (
+            &["fourow", "package", "--zip", "-o", "fourow"][..],
+            "fourow",
+        ),
+    ] {
+        let out = tomek()
+            .current_dir(dir.path())
+            .arg("--quiet")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let first = String::from_utf8(out.stdout).unwrap();
+        let first = first.lines().next().unwrap().to_string();
+        assert!(first.starts_with(&format!("{name}: ")), "{first}");
+        assert!(
+            readme.lines().any(|l| l == first),
+            "README.md should show `{first}`"
+        );
+    }
+}
