@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -181,26 +181,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The bytes of `path` (standard input for `None` or `-`) and the name used in messages.
-fn read_input(path: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> {
-    let mut bytes = Vec::new();
-    match path {
-        Some(p) if p.as_os_str() != "-" => {
-            bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
-            Ok((bytes, p.display().to_string()))
-        }
-        _ => {
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .context("cannot read standard input")?;
-            Ok((bytes, "<stdin>".to_string()))
-        }
-    }
+/// The input at `path` (standard input for `None` or `-`) and the name used in messages.
+fn open(path: Option<&Path>) -> anyhow::Result<(Box<dyn std::io::Read>, String)> {
+    let path = path.unwrap_or(Path::new("-"));
+    super::open_input(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
 fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    let (bytes, name) = read_input(args.input.as_deref())?;
-    let answers = match fourow::solve(&bytes, &name) {
+    let (src, name) = open(args.input.as_deref())?;
+    let solved = fourow::solve_from(src, &name).with_context(|| format!("cannot read {name}"))?;
+    let answers = match solved {
         Ok(answers) => answers,
         Err(errors) => {
             eprintln!("{errors}");
@@ -277,8 +267,10 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
-    let (bytes, name) = read_input(Some(&args.file))?;
-    match fourow::input::parse(&bytes, &name, Mode::Strict) {
+    let (src, name) = open(Some(&args.file))?;
+    let read = fourow::input::read(src, &name, Mode::Strict)
+        .with_context(|| format!("cannot read {name}"))?;
+    match read {
         Ok(games) => {
             outln!("{name}: valid, {} games", games.len());
             out!("{}", fourow::summarize(&games).table().render());

@@ -302,3 +302,38 @@ fn the_readme_gives_the_package_sizes_tomek_prints() {
         );
     }
 }
+
+#[test]
+fn fourow_reads_a_huge_line_in_bounded_memory() {
+    // 35 MB of moves on one line: judged whole (its length, or the first bad byte with its
+    // column) while the reader holds a few kilobytes of it.
+    let n = 35 << 20;
+    let mut input = b"2\nGame #1: 4\nGame #2: ".to_vec();
+    input.extend((0..n).map(|i| b'1' + (i % 7) as u8));
+    input.push(b'\n');
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("huge.in");
+    std::fs::write(&file, &input).unwrap();
+    let name = path(&file);
+    let (code, out, err) = run(&["fourow", "solve", name], b"");
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty());
+    assert_eq!(err, format!("{name}:3: {n} moves; a game has at most 42\n"));
+    let (code, _, err) = run(&["fourow", "validate", "-"], &input);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.starts_with(&format!("<stdin>:3: {n} moves; a game has at most 42\n")),
+        "{err}"
+    );
+    let at = input.len() - 2;
+    input[at] = b'9';
+    let (code, _, err) = run(&["fourow", "validate", "-"], &input);
+    assert_eq!(code, Some(1));
+    let column = n + "Game #2: ".len();
+    assert!(
+        err.starts_with(&format!(
+            "<stdin>:3: column {column}: move `9` names no slot; slots are numbered 1 to 7\n"
+        )),
+        "{err}"
+    );
+}
