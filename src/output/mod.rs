@@ -44,7 +44,8 @@ const WRITEBACK_STEP: u64 = 16 << 20;
 const DIRECT_AT: usize = 256 << 10;
 
 impl AtomicFile {
-    /// Starts writing `target`, creating the directories that lead to it.
+    /// Starts writing `target`, creating the directories that lead to it. A target that is a
+    /// directory is refused at once, before any work goes into the file.
     pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
         let target = target.as_ref().to_path_buf();
         let name = target
@@ -55,6 +56,7 @@ impl AtomicFile {
         temp_name.push(format!(".{}.tmp", std::process::id()));
         let temp = target.with_file_name(temp_name);
         create_parent(&target)?;
+        refuse_directory(&target)?;
         let file = create_temporary(&temp, |p| File::create(p))?;
         Ok(AtomicFile {
             target,
@@ -89,13 +91,7 @@ impl AtomicFile {
 
     /// Fails when the target cannot be replaced by a file, before anything is renamed.
     fn check_target(&self) -> io::Result<()> {
-        match fs::symlink_metadata(&self.target) {
-            Ok(m) if m.is_dir() => Err(io::Error::new(
-                io::ErrorKind::IsADirectory,
-                "it is a directory",
-            )),
-            _ => Ok(()),
-        }
+        refuse_directory(&self.target)
     }
 
     /// Renames the finished temporary file over the target.
@@ -105,6 +101,17 @@ impl AtomicFile {
         self.pending = false;
         forget_temporary(&self.temp);
         Ok(())
+    }
+}
+
+/// A directory cannot be replaced by a file (the rename would fail after all the work).
+fn refuse_directory(target: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(target) {
+        Ok(m) if m.is_dir() => Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "it is a directory",
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -421,6 +428,40 @@ mod tests {
         );
         write_atomic(&p, b"new").unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "new");
+    }
+
+    #[test]
+    fn files_committed_together_are_all_or_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("x/e.in"), dir.path().join("x/e.out"));
+        let mut fa = AtomicFile::create(&a).unwrap();
+        let mut fb = AtomicFile::create(&b).unwrap();
+        fa.write_all(b"in").unwrap();
+        fb.write_all(b"out").unwrap();
+        // The second target turns into a directory while the files are written.
+        fs::create_dir(&b).unwrap();
+        let e = commit_all(vec![fa, fb]).unwrap_err();
+        assert_eq!(e.target, b);
+        assert_eq!(e.to_string(), format!("cannot write {}", b.display()));
+        let left: Vec<_> = fs::read_dir(dir.path().join("x"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["e.out"], "neither file, no temporary file");
+        assert!(
+            AtomicFile::create(&b).is_err(),
+            "a directory is refused at once"
+        );
+        fs::remove_dir(&b).unwrap();
+        let (mut fa, mut fb) = (
+            AtomicFile::create(&a).unwrap(),
+            AtomicFile::create(&b).unwrap(),
+        );
+        fa.write_all(b"in").unwrap();
+        fb.write_all(b"out").unwrap();
+        commit_all(vec![fa, fb]).unwrap();
+        assert_eq!(fs::read(&a).unwrap(), b"in");
+        assert_eq!(fs::read(&b).unwrap(), b"out");
     }
 
     #[test]

@@ -70,7 +70,7 @@ fn the_system_error_is_not_repeated() {
         &["solve", generated("sample.in").to_str().unwrap(), "-o", "d"],
     );
     assert_eq!(code, Some(2));
-    assert_eq!(err, "tomek: cannot write the answers: it is a directory\n");
+    assert_eq!(err, "tomek: cannot create d: it is a directory\n");
     // A package whose directory cannot be created: the path and the system's error once.
     fs::write(dir.path().join("f"), "").unwrap();
     let (code, err) = run_in(dir.path(), &["package", "-o", "f/pkg"]);
