@@ -10,6 +10,7 @@
 //! - [`fourow`]: Four in a row: a bitboard position, the judge, input files, a generator and
 //!   the position counts;
 //! - [`package`]: both problems as Kattis problem packages, for judges;
+//! - [`interrupt`]: the one handler of Ctrl-C and `kill`, which removes unfinished files;
 //! - [`output`]: files replaced atomically, the table/JSON/CSV formats, and the escaping of
 //!   input text echoed to a terminal.
 //!
@@ -38,6 +39,7 @@
 
 pub mod engine;
 pub mod fourow;
+pub mod interrupt;
 pub mod outcome;
 pub mod output;
 pub mod package;

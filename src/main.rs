@@ -10,6 +10,8 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     cli::progress::init(args.quiet);
+    // Ctrl-C and `kill` remove the temporary files of unfinished writes before the exit.
+    tomek::interrupt::install();
     match cli::run(args.command) {
         Ok(code) => code,
         Err(e) if cli::is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -50,23 +50,23 @@ pub struct Args {
     #[arg(long, value_enum, requires = "solver", conflicts_with_all = ["status", "ply"], help_heading = "Solver")]
     pub profile: Option<Profile>,
     /// Boards drawn by --profile (`edge`, `killer` and `exhaustive` have their own number).
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..), requires = "profile", help_heading = "Solver")]
+    #[arg(long, default_value_t = 100_000, value_parser = super::number::<u64>(1, None), requires = "profile", help_heading = "Solver")]
     pub cases: u64,
     /// Seed of --profile's draws: the same seed gives the same boards everywhere.
     #[arg(long, default_value_t = DEFAULT_SEED, requires = "profile", help_heading = "Solver")]
     pub seed: u64,
     /// Cases per run of the solver [default: fitted to the solver's speed, from 1,000 cases
     /// (the Code Jam large-input limit) up to runs of about 1.5 s].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000), requires = "solver", help_heading = "Solver")]
+    #[arg(long, value_parser = super::number::<u64>(1, Some(100_000_000)), requires = "solver", help_heading = "Solver")]
     pub chunk: Option<u64>,
     /// Solver processes at once [default: the number of cores].
-    #[arg(long, short, value_parser = clap::value_parser!(u64).range(1..=1024), requires = "solver", help_heading = "Solver")]
+    #[arg(long, short, value_parser = super::number::<u64>(1, Some(1024)), requires = "solver", help_heading = "Solver")]
     pub jobs: Option<u64>,
     /// Seconds a run may take before it is killed.
     #[arg(long, default_value = "60", value_name = "SECONDS", value_parser = parse_seconds, requires = "solver", help_heading = "Solver")]
     pub timeout: Duration,
     /// Stop once this many failures (wrong answers and broken runs) are found.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000), requires = "solver", help_heading = "Solver")]
+    #[arg(long, default_value_t = 10, value_parser = super::number::<u64>(1, Some(1_000_000)), requires = "solver", help_heading = "Solver")]
     pub max_failures: u64,
     /// Write the failing boards as a Code Jam input `PREFIX.in` with its answers `PREFIX.out`:
     /// the smallest board of each kind of failure first.
@@ -121,7 +121,12 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
         max_failures: args.max_failures as usize,
     };
     // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
-    interrupt::install();
+    interrupt::poll();
+    if let Some(why) = solver::probe::cannot_start(&opts.command, &interrupt::requested)
+        .context("cannot run the audit")?
+    {
+        anyhow::bail!("--solver: cannot start `{}`: {why}", opts.command);
+    }
     let needs_space = args.profile.is_none_or(|p| p.needs_space());
     let space = needs_space.then(|| super::progress::explore_setups(geometry, &setups));
     let source: Box<dyn CaseSource> = match args.profile {
@@ -143,6 +148,9 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
             })
         }
     };
+    if source.is_empty() {
+        anyhow::bail!(super::NOTHING_SELECTED);
+    }
     let pb = super::progress::bar(source.len(), "boards");
     let progress = |cases, failures| {
         pb.inc(cases);
@@ -185,7 +193,7 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Writes `PREFIX.in` and `PREFIX.out`, each replaced only when complete.
+/// Writes `PREFIX.in` and `PREFIX.out`, both or neither.
 fn save_cases(prefix: &std::path::Path, cases: &[(Board, Status)]) -> anyhow::Result<()> {
     let (inp, ans) = (with_ext(prefix, ".in"), with_ext(prefix, ".out"));
     let boards: Vec<Board> = cases.iter().map(|c| c.0).collect();
@@ -198,11 +206,10 @@ fn save_cases(prefix: &std::path::Path, cases: &[(Board, Status)]) -> anyhow::Re
     let mut fa =
         AtomicFile::create(&ans).with_context(|| format!("cannot create {}", ans.display()))?;
     codejam::write_input(&mut fi, &boards)
-        .and_then(|()| fi.commit())
         .with_context(|| format!("cannot write {}", inp.display()))?;
     fa.write_all(&answers)
-        .and_then(|()| fa.commit())
         .with_context(|| format!("cannot write {}", ans.display()))?;
+    tomek::output::commit_all(vec![fi, fa])?;
     Ok(())
 }
 

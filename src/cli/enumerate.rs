@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tomek::outcome::Status;
-use tomek::output::AtomicFile;
+use tomek::output::{AtomicFile, commit_all};
 use tomek::tictactoe::enumerate::{self, RecordFormat, Selection};
 use tomek::tictactoe::rules::Geometry;
 
@@ -69,7 +69,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_statuses(&args.status)
         .with_plies(&plies);
     let space = super::progress::explore_setups(geometry, &setups);
-    let pb = super::progress::bar(sel.count(&space), "boards");
+    let count = sel.count(&space);
+    if count == 0 {
+        // An empty Code Jam file would be invalid, and an empty stream looks like a bug.
+        anyhow::bail!(super::NOTHING_SELECTED);
+    }
+    let pb = super::progress::bar(count, "boards");
     let tick = |n| pb.inc(n);
     match (&args.output, args.format) {
         (None, format) => {
@@ -92,10 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 tick,
             )
             .with_context(|| format!("cannot write {}", inp.display()))?;
-            fi.commit()
-                .with_context(|| format!("cannot write {}", inp.display()))?;
-            fa.commit()
-                .with_context(|| format!("cannot write {}", ans.display()))?;
+            commit_all(vec![fi, fa])?;
         }
         (Some(path), format) => {
             let mut f = AtomicFile::create(path)

@@ -1,7 +1,6 @@
-use std::fs::File;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tomek::output::{Format, Table, grouped};
+use tomek::output::{Format, Table, grouped, plural};
 use tomek::tictactoe::board::Board;
 use tomek::tictactoe::codejam::{CaseReader, Strictness};
 use tomek::tictactoe::explain::{self, Explanation};
@@ -12,11 +11,11 @@ pub struct Args {
     /// (`XXXT/..O./..../....`); symbols X, O, T and `.`.
     #[arg(required_unless_present = "input", conflicts_with = "input")]
     pub board: Option<String>,
-    /// Take the board from this Code Jam input instead.
+    /// Take the board from this Code Jam input instead (`-` for standard input).
     #[arg(long, requires = "case")]
     pub input: Option<PathBuf>,
     /// The case of `--input` to explain (1-based).
-    #[arg(long, requires = "input", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, requires = "input", value_parser = super::number::<u64>(1, None))]
     pub case: Option<u64>,
     /// Output format (CSV holds the table of moves).
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -40,9 +39,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Case `case` of a Code Jam input (read leniently, as `solve` does).
-fn read_case(path: &PathBuf, case: u64) -> anyhow::Result<Board> {
-    let name = path.display().to_string();
-    let file = File::open(path).map_err(|e| anyhow::anyhow!("cannot open {name}: {e}"))?;
+fn read_case(path: &std::path::Path, case: u64) -> anyhow::Result<Board> {
+    let (file, name) = super::open_input(path)
+        .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?;
     let mut reader = CaseReader::new(file, name.clone(), Strictness::Lenient);
     let count = reader.case_count()?;
     if case > count {
@@ -171,8 +170,13 @@ fn render(e: &Explanation) -> String {
         facts.push((
             "sequences",
             format!(
-                "{} from the empty board reach it",
-                plural(p.sequences, "move order", "move orders")
+                "{} from the empty board {}",
+                plural(p.sequences, "move order", "move orders"),
+                if p.sequences == 1 {
+                    "reaches it"
+                } else {
+                    "reach it"
+                }
             ),
         ));
         facts.push((
@@ -213,9 +217,4 @@ fn render(e: &Explanation) -> String {
         out.push_str(&moves_table(e, true).render());
     }
     out
-}
-
-/// `n` and the word for one or many, the number grouped by thousands.
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", grouped(n as u128), if n == 1 { one } else { many })
 }

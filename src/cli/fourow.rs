@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -52,14 +52,14 @@ pub struct GenerateArgs {
     pub output: Option<PathBuf>,
     /// Games per file (t < 100); from 18 games on, every kind of game is present.
     #[arg(long, value_name = "N", default_value_t = 99,
-          value_parser = clap::value_parser!(u16).range(1..=99))]
+          value_parser = super::number::<u16>(1, Some(99)))]
     pub games: u16,
     /// Seed of the random generator: the same seed gives the same files on every machine.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", default_value_t = generate::DEFAULT_SEED)]
     pub seed: u64,
     /// Number of files.
     #[arg(long, value_name = "K", default_value_t = 1,
-          value_parser = clap::value_parser!(u16).range(1..))]
+          value_parser = super::number::<u16>(1, Some(u16::MAX as u64)))]
     pub files: u16,
 }
 
@@ -84,11 +84,11 @@ pub struct CountArgs {
     pub no_symmetry: bool,
     /// Columns of the board (boards other than 7×6: memo and bdd).
     #[arg(long, value_name = "W", default_value_t = 7,
-          value_parser = clap::value_parser!(u32).range(1..=64))]
+          value_parser = super::number::<u32>(1, Some(64)))]
     pub cols: u32,
     /// Rows of the board.
     #[arg(long, value_name = "H", default_value_t = 6,
-          value_parser = clap::value_parser!(u32).range(1..=64))]
+          value_parser = super::number::<u32>(1, Some(64)))]
     pub rows: u32,
     /// Memory the bdd method may use for its diagrams, e.g. 20G or 512M (default: 85% of the
     /// machine's memory). Past it, counting stops with an error and the plies done so far
@@ -181,26 +181,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The bytes of `path` (standard input for `None` or `-`) and the name used in messages.
-fn read_input(path: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> {
-    let mut bytes = Vec::new();
-    match path {
-        Some(p) if p.as_os_str() != "-" => {
-            bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
-            Ok((bytes, p.display().to_string()))
-        }
-        _ => {
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .context("cannot read standard input")?;
-            Ok((bytes, "<stdin>".to_string()))
-        }
-    }
+/// The input at `path` (standard input for `None` or `-`) and the name used in messages.
+fn open(path: Option<&Path>) -> anyhow::Result<(Box<dyn std::io::Read>, String)> {
+    let path = path.unwrap_or(Path::new("-"));
+    super::open_input(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
 fn solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    let (bytes, name) = read_input(args.input.as_deref())?;
-    let answers = match fourow::solve(&bytes, &name) {
+    let (src, name) = open(args.input.as_deref())?;
+    let solved = fourow::solve_from(src, &name).with_context(|| format!("cannot read {name}"))?;
+    let answers = match solved {
         Ok(answers) => answers,
         Err(errors) => {
             eprintln!("{errors}");
@@ -245,13 +235,8 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         eprint!("{}", files[0].summary.table().render());
         return Ok(ExitCode::SUCCESS);
     };
-    if let Some(dir) = prefix.parent()
-        && !dir.as_os_str().is_empty()
-    {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    // Everything is generated before anything is written, and each file is replaced
-    // atomically, so an interrupted run leaves every old file whole.
+    // Everything is generated before anything is written, and the files are replaced all
+    // or none, so a failed or interrupted run leaves every old file whole.
     let mut pending = Vec::new();
     let mut report = String::new();
     let mut total = Summary::default();
@@ -276,18 +261,16 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         ));
         total.merge(&file.summary);
     }
-    for f in pending {
-        let target = f.target().display().to_string();
-        f.commit()
-            .with_context(|| format!("cannot write {target}"))?;
-    }
+    tomek::output::commit_all(pending)?;
     out!("{report}{}", total.table().render());
     Ok(ExitCode::SUCCESS)
 }
 
 fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
-    let (bytes, name) = read_input(Some(&args.file))?;
-    match fourow::input::parse(&bytes, &name, Mode::Strict) {
+    let (src, name) = open(Some(&args.file))?;
+    let read = fourow::input::read(src, &name, Mode::Strict)
+        .with_context(|| format!("cannot read {name}"))?;
+    match read {
         Ok(games) => {
             outln!("{name}: valid, {} games", games.len());
             out!("{}", fourow::summarize(&games).table().render());

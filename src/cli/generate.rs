@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use tomek::output::AtomicFile;
+use tomek::output::{AtomicFile, commit_all};
 use tomek::tictactoe::rules::Geometry;
 use tomek::tictactoe::sample::{DEFAULT_SEED, Generator, Profile, Spec};
 use tomek::tictactoe::validate::Dataset;
@@ -47,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let setups = args.setup.setups(geometry)?;
     let cases = match (args.cases, args.dataset) {
         (Some(n), Some(d)) if !d.bounds().contains(&n) => anyhow::bail!(
-            "--cases {n} is outside the {} dataset's bounds ({}..={})",
+            "--cases {n} is outside the {} dataset's bounds ({} to {})",
             d.name(),
             d.bounds().start(),
             d.bounds().end()
@@ -103,16 +103,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             generator
                 .write(&mut fi, Some(&mut fa), tick)
                 .with_context(|| format!("cannot write {}", inp.display()))?;
-            // Both files are synced to disk at once: on big files the syncs are most of the
-            // time left after generating.
-            let (ci, ca) = std::thread::scope(|s| {
-                let ci = s.spawn(|| fi.commit());
-                let ca = fa.commit();
-                (ci.join(), ca)
-            });
-            ci.expect("committing does not panic")
-                .with_context(|| format!("cannot write {}", inp.display()))?;
-            ca.with_context(|| format!("cannot write {}", ans.display()))?;
+            // Both files or neither: a failure anywhere leaves the old ones as they were.
+            commit_all(vec![fi, fa])?;
         }
     }
     pb.finish_and_clear();

@@ -59,7 +59,8 @@ pub enum Command {
     /// Stream the reachable boards (all, or by setup, status and ply) as a Code Jam file,
     /// lines or binary records.
     Enumerate(enumerate::Args),
-    /// Check every evaluator against the labels of play on every reachable board.
+    /// Check a solver program (--solver CMD), or else every evaluator, against the labels of
+    /// play on every reachable board or on a test-data profile's boards.
     Audit(audit::Args),
     /// Write a Code Jam input and its answers, drawn by profile (seeded, any size).
     Generate(generate::Args),
@@ -166,9 +167,51 @@ impl SetupFilter {
     }
 }
 
+/// The error of a request whose setups, statuses and plies together select no board.
+pub const NOTHING_SELECTED: &str =
+    "no reachable board has the setup, status and ply asked for (--setup, --status, --ply)";
+
+/// A parser of whole numbers from `min` to `max` (no bound when `None`), whose message says
+/// the bounds in words, grouped by thousands, rather than as a Rust range.
+pub fn number<T>(
+    min: u64,
+    max: Option<u64>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: TryFrom<u64>,
+{
+    move |s: &str| {
+        let bounds = match max {
+            Some(max) => format!(
+                "{} to {}",
+                tomek::output::grouped(min.into()),
+                tomek::output::grouped(max.into())
+            ),
+            None => format!("{} up", tomek::output::grouped(min.into())),
+        };
+        let fail = || format!("give a whole number from {bounds}");
+        let n: u64 = s.trim().parse().map_err(|_| fail())?;
+        if n < min || max.is_some_and(|m| n > m) {
+            return Err(fail());
+        }
+        T::try_from(n).map_err(|_| fail())
+    }
+}
+
 /// Parses a status filter: x, o, draw or open.
 pub fn parse_status(s: &str) -> Result<Status, String> {
     Status::from_short(s).ok_or_else(|| format!("`{s}` is not one of x, o, draw, open"))
+}
+
+/// An input file, or standard input for `-` (every command that reads a file takes `-`), with
+/// the name that messages give it.
+pub fn open_input(path: &std::path::Path) -> std::io::Result<(Box<dyn std::io::Read>, String)> {
+    if path.as_os_str() == "-" {
+        Ok((Box::new(std::io::stdin().lock()), "<stdin>".to_string()))
+    } else {
+        let file = std::fs::File::open(path)?;
+        Ok((Box::new(file), path.display().to_string()))
+    }
 }
 
 /// Writes a report to standard output.

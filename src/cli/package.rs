@@ -33,7 +33,7 @@ pub struct Args {
     pub seed: u64,
     /// Cases in the big uniform file (1 to 1,000,000, the statement's bound).
     #[arg(long, value_name = "N", default_value_t = package::tictactoe::DEFAULT_LARGE_CASES,
-          value_parser = clap::value_parser!(u64).range(1..=package::tictactoe::MAX_CASES))]
+          value_parser = super::number::<u64>(1, Some(package::tictactoe::MAX_CASES)))]
     pub large_cases: u64,
 }
 
@@ -43,11 +43,11 @@ pub struct FourowArgs {
     #[command(flatten)]
     pub target: Target,
     /// Seed of every generated set: the same arguments give the same bytes.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = tomek::fourow::generate::DEFAULT_SEED)]
     pub seed: u64,
     /// Games in the mixed file (t < 100).
     #[arg(long, value_name = "N", default_value_t = 99,
-          value_parser = clap::value_parser!(u16).range(1..=99))]
+          value_parser = super::number::<u16>(1, Some(99)))]
     pub games: u16,
 }
 

@@ -68,6 +68,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         values: wants(Part::Values),
         symmetry: wants(Part::Symmetry).then_some(args.symmetry),
     };
+    if args.format == Format::Csv && args.view == View::Orbits && sections.symmetry.is_none() {
+        anyhow::bail!("--view orbits is the symmetry table: --only must include symmetry");
+    }
     if args.plot.is_some() && !sections.values {
         anyhow::bail!("--plot draws the values by ply: --only must include values");
     }
@@ -95,7 +98,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Format::Csv => match args.view {
             View::Setups => tables.setups.csv(),
             View::Plies => tables.plies.csv(),
-            View::Orbits => tables.orbits.as_ref().map(Table::csv).unwrap_or_default(),
+            View::Orbits => tables
+                .orbits
+                .as_ref()
+                .map(Table::csv)
+                .expect("the symmetry part is computed for --view orbits"),
         },
         Format::Json => tables.json(&stats)?,
     };
@@ -227,10 +234,14 @@ impl Tables {
             stats.rows,
             stats.cols,
             stats.line,
-            if stats.joker {
-                "with the T setups"
-            } else {
+            if !stats.joker {
                 "no T"
+            } else if stats.setups.iter().all(|s| s.t == 0) {
+                "setup none (no T)"
+            } else if stats.setups.iter().all(|s| s.t != 0) {
+                "with a T"
+            } else {
+                "with the T setups"
             }
         );
         let sections: [(&str, &[&str]); 3] = [

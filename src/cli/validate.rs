@@ -2,7 +2,6 @@
 
 use anyhow::Context;
 use serde::Serialize;
-use std::fs::File;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tomek::outcome::Status;
@@ -13,7 +12,7 @@ use tomek::tictactoe::validate::{self, Coverage, Dataset, Failure};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The input to check.
+    /// The input to check; `-` for standard input.
     pub file: PathBuf,
     /// Hold the number of cases to a dataset's bounds (small: 1-10, large: 1-1000); without
     /// it any count from 1 up is allowed.
@@ -58,8 +57,8 @@ fn mutant_rows(cov: &Coverage) -> Vec<MutantRow> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let name = args.file.display().to_string();
-    let file = File::open(&args.file).with_context(|| format!("cannot open {name}"))?;
+    let (file, name) = super::open_input(&args.file)
+        .with_context(|| format!("cannot open {}", args.file.display()))?;
     let pb = super::progress::counter("cases");
     let result = validate::validate(file, &name, args.dataset, |n| pb.inc(n));
     pb.finish_and_clear();

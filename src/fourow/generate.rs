@@ -76,6 +76,9 @@ pub enum Recipe {
     },
 }
 
+/// The seed when none is given: the one of `generated/fourow-mixed.in` and of the package.
+pub const DEFAULT_SEED: u64 = 1;
+
 /// The games every file starts from, most important first: a file of `n` games holds the first
 /// `n` of these (all of them from 18 games on), and random others fill the rest.
 pub const REQUIRED: [Recipe; 18] = [

@@ -10,6 +10,7 @@
 //! modes, because test data with such quirks would break some correct solutions.
 
 use std::fmt;
+use std::io::{self, BufRead, BufReader, Read};
 
 /// The largest number of games in one input: the statement says `t < 100`.
 pub const MAX_GAMES: usize = 99;
@@ -66,11 +67,20 @@ impl fmt::Display for InputErrors {
 
 impl std::error::Error for InputErrors {}
 
-/// Reads a whole input. `file` names it in messages (`<stdin>` for standard input).
+/// Reads a whole input held in memory. `file` names it in messages (`<stdin>` for standard
+/// input).
 ///
 /// When the number of games cannot be read, or a game line is missing, reading stops there;
 /// otherwise each game line is checked on its own so that one run reports every bad line.
 pub fn parse(bytes: &[u8], file: &str, mode: Mode) -> Result<Vec<Game>, InputErrors> {
+    read(bytes, file, mode).expect("reading memory does not fail")
+}
+
+/// Reads an input from `src` as [`parse`] does, in bounded memory: of each line only the first
+/// [`KEEP`] bytes are held (a valid line has at most 53), and the rest is scanned as it
+/// streams by, so a line of any length is judged exactly as a whole one. The outer error is a
+/// failed read.
+pub fn read<R: Read>(src: R, file: &str, mode: Mode) -> io::Result<Result<Vec<Game>, InputErrors>> {
     let mut errors = Vec::new();
     let mut report = |line: usize, message: String| {
         errors.push(InputError {
@@ -79,48 +89,37 @@ pub fn parse(bytes: &[u8], file: &str, mode: Mode) -> Result<Vec<Game>, InputErr
             message,
         });
     };
-    if bytes.is_empty() {
+    let mut lines = Lines::new(src);
+    let Some(first) = lines.next()? else {
         report(1, "the input is empty; expected the number of games".into());
-        return Err(InputErrors(errors));
-    }
-    let ends_with_newline = bytes.last() == Some(&b'\n');
-    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-    if ends_with_newline {
-        // `split` yields an empty piece after the final newline; it is not a line.
-        lines.pop();
-    }
-    if mode == Mode::Strict && !ends_with_newline {
-        report(
-            lines.len(),
-            "the last line does not end with a newline".into(),
-        );
-    }
-    let line_text = |i: usize, report: &mut dyn FnMut(usize, String)| -> &[u8] {
-        match lines[i].strip_suffix(b"\r") {
-            Some(text) => {
-                if mode == Mode::Strict {
-                    report(
-                        i + 1,
-                        "the line ends with a carriage return (`\\r\\n`); lines end with `\\n` alone"
-                            .into(),
-                    );
-                }
-                text
-            }
-            None => lines[i],
-        }
+        return Ok(Err(InputErrors(errors)));
     };
-
-    let t = match parse_count(line_text(0, &mut report)) {
+    let line_text = |mut line: Line, number: usize, report: &mut dyn FnMut(usize, String)| {
+        if line.strip_cr() && mode == Mode::Strict {
+            report(
+                number,
+                "the line ends with a carriage return (`\\r\\n`); lines end with `\\n` alone"
+                    .into(),
+            );
+        }
+        line
+    };
+    // The last line read, and whether it ended with a newline, for the strict rule on the end.
+    let mut last = (1, first.newline);
+    let first = line_text(first, 1, &mut report);
+    let t = match parse_count(&first.kept) {
         Ok(t) => t,
         Err(message) => {
             report(1, message);
-            return Err(sorted(errors));
+            let unended = unended_last_line(&mut lines, last, mode)?;
+            return Ok(Err(sorted(with_unended(errors, unended, file))));
         }
     };
     let mut games = Vec::with_capacity(t);
+    let mut complete = true;
     for number in 1..=t {
-        if number >= lines.len() {
+        let Some(line) = lines.next()? else {
+            complete = false;
             report(
                 number + 1,
                 format!(
@@ -129,8 +128,9 @@ pub fn parse(bytes: &[u8], file: &str, mode: Mode) -> Result<Vec<Game>, InputErr
                 ),
             );
             break;
-        }
-        match parse_game(line_text(number, &mut report), number) {
+        };
+        last = (lines.number, line.newline);
+        match parse_game(&line_text(line, number + 1, &mut report), number) {
             Ok(moves) => games.push(Game {
                 number,
                 line: number + 1,
@@ -139,22 +139,182 @@ pub fn parse(bytes: &[u8], file: &str, mode: Mode) -> Result<Vec<Game>, InputErr
             Err(message) => report(number + 1, message),
         }
     }
-    if lines.len() > t + 1 {
-        let extra = line_text(t + 1, &mut report);
-        let message = if extra.is_empty() {
+    if complete && let Some(extra) = lines.next()? {
+        last = (lines.number, extra.newline);
+        let extra = line_text(extra, t + 2, &mut report);
+        let message = if extra.len == 0 {
             format!("an empty line after the last game (game #{t})")
         } else {
             format!(
                 "extra text after the last game (game #{t}): `{}`",
-                show(extra)
+                extra.show()
             )
         };
         report(t + 2, message);
     }
-    if errors.is_empty() {
+    let unended = unended_last_line(&mut lines, last, mode)?;
+    let errors = with_unended(errors, unended, file);
+    Ok(if errors.is_empty() {
         Ok(games)
     } else {
         Err(sorted(errors))
+    })
+}
+
+/// Reads what is left and, in strict mode, returns the number of the last line when it does
+/// not end with a newline.
+fn unended_last_line<R: Read>(
+    lines: &mut Lines<R>,
+    mut last: (usize, bool),
+    mode: Mode,
+) -> io::Result<Option<usize>> {
+    if mode != Mode::Strict {
+        return Ok(None);
+    }
+    while let Some(line) = lines.next()? {
+        last = (lines.number, line.newline);
+    }
+    Ok((!last.1).then_some(last.0))
+}
+
+/// Puts the error of a last line without its newline first among the errors of its line, where
+/// a reader of the whole file finds it.
+fn with_unended(
+    mut errors: Vec<InputError>,
+    unended: Option<usize>,
+    file: &str,
+) -> Vec<InputError> {
+    if let Some(line) = unended {
+        errors.insert(
+            0,
+            InputError {
+                file: file.to_string(),
+                line,
+                message: "the last line does not end with a newline".into(),
+            },
+        );
+    }
+    errors
+}
+
+/// Bytes of a line held in memory; the rest is only scanned.
+pub const KEEP: usize = 4096;
+
+/// One line as read: its first [`KEEP`] bytes, its length, and what the scan of the rest found.
+struct Line {
+    /// The first bytes of the line (all of it when it is not cut).
+    kept: Vec<u8>,
+    /// The length of the whole line, without its newline.
+    len: usize,
+    /// The first byte past [`KEEP`] that is not a slot digit (1 to 7), with its offset.
+    bad: Option<(usize, u8)>,
+    /// The last byte of the line.
+    last: Option<u8>,
+    /// Whether a newline ended it (not the end of the input).
+    newline: bool,
+}
+
+impl Line {
+    /// Whether the line is longer than what was kept.
+    fn cut(&self) -> bool {
+        self.len > self.kept.len()
+    }
+
+    /// Drops a final `\r`; returns whether there was one.
+    fn strip_cr(&mut self) -> bool {
+        if self.last != Some(b'\r') {
+            return false;
+        }
+        self.len -= 1;
+        if self.cut() {
+            // The first odd byte after the kept part was the `\r` itself, if it was at the end.
+            if self.bad.is_some_and(|(at, _)| at == self.len) {
+                self.bad = None;
+            }
+        } else {
+            self.kept.truncate(self.len);
+        }
+        true
+    }
+
+    /// The line quoted for a message, with the length of the whole.
+    fn show(&self) -> String {
+        if self.cut() {
+            let mut s = crate::output::escape::escape(&self.kept[..30]);
+            s.push_str(&format!(
+                "… ({} bytes)",
+                crate::output::grouped(self.len as u128)
+            ));
+            s
+        } else {
+            show(&self.kept)
+        }
+    }
+}
+
+/// Reads lines from a source, holding at most [`KEEP`] bytes of each.
+struct Lines<R> {
+    src: BufReader<R>,
+    /// Lines read so far.
+    number: usize,
+}
+
+impl<R: Read> Lines<R> {
+    fn new(src: R) -> Lines<R> {
+        Lines {
+            src: BufReader::with_capacity(1 << 16, src),
+            number: 0,
+        }
+    }
+
+    fn next(&mut self) -> io::Result<Option<Line>> {
+        let mut line = Line {
+            kept: Vec::new(),
+            len: 0,
+            bad: None,
+            last: None,
+            newline: false,
+        };
+        let mut any = false;
+        loop {
+            let buf = match self.src.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            any = true;
+            let (content, used) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..i], i + 1),
+                None => (buf, buf.len()),
+            };
+            let room = KEEP.saturating_sub(line.kept.len()).min(content.len());
+            line.kept.extend_from_slice(&content[..room]);
+            if line.bad.is_none()
+                && let Some(i) = content[room..]
+                    .iter()
+                    .position(|b| !(b'1'..=b'7').contains(b))
+            {
+                line.bad = Some((line.len + room + i, content[room + i]));
+            }
+            if let Some(&b) = content.last() {
+                line.last = Some(b);
+            }
+            line.len += content.len();
+            let done = used > content.len();
+            self.src.consume(used);
+            if done {
+                line.newline = true;
+                break;
+            }
+        }
+        if !any {
+            return Ok(None);
+        }
+        self.number += 1;
+        Ok(Some(line))
     }
 }
 
@@ -195,14 +355,16 @@ fn parse_count(text: &[u8]) -> Result<usize, String> {
 }
 
 /// One game line, which must be game number `expected`; returns the moves as columns 0–6.
-fn parse_game(line: &[u8], expected: usize) -> Result<Vec<u8>, String> {
+/// A line cut short is judged on its kept bytes and on the scan of the rest, as a whole one.
+fn parse_game(whole: &Line, expected: usize) -> Result<Vec<u8>, String> {
+    let line = whole.kept.as_slice();
     let Some(rest) = line.strip_prefix(b"Game #") else {
-        return Err(if line.is_empty() {
+        return Err(if whole.len == 0 {
             format!("expected `Game #{expected}: ` and the moves, found an empty line")
         } else {
             format!(
                 "expected the line to start with `Game #{expected}: `, found `{}`",
-                show(line)
+                whole.show()
             )
         });
     };
@@ -242,30 +404,22 @@ fn parse_game(line: &[u8], expected: usize) -> Result<Vec<u8>, String> {
             ));
         }
     };
-    let first_column = line.len() - moves_text.len() + 1;
+    let header = line.len() - moves_text.len();
     let mut moves = Vec::with_capacity(moves_text.len().min(MAX_MOVES + 1));
     for (k, &b) in moves_text.iter().enumerate() {
-        let column = first_column + k;
         match b {
             b'1'..=b'7' => moves.push(b - b'1'),
-            b'0' | b'8' | b'9' => {
-                return Err(format!(
-                    "column {column}: move `{}` names no slot; slots are numbered 1 to 7",
-                    char::from(b)
-                ));
-            }
-            b' ' | b'\t' => {
-                return Err(format!(
-                    "column {column}: unexpected blank; the moves are digits with nothing between or after them"
-                ));
-            }
-            _ => {
-                return Err(format!(
-                    "column {column}: unexpected character `{}`; moves are the digits 1 to 7",
-                    show(&[b])
-                ));
-            }
+            _ => return Err(bad_move(header + k + 1, b)),
         }
+    }
+    if whole.cut() {
+        if let Some((at, b)) = whole.bad {
+            return Err(bad_move(at + 1, b));
+        }
+        return Err(format!(
+            "{} moves; a game has at most {MAX_MOVES}",
+            whole.len - header
+        ));
     }
     if moves.len() > MAX_MOVES {
         return Err(format!(
@@ -274,6 +428,23 @@ fn parse_game(line: &[u8], expected: usize) -> Result<Vec<u8>, String> {
         ));
     }
     Ok(moves)
+}
+
+/// What is wrong with byte `b`, not a slot digit, at `column` (from 1) of a game line.
+fn bad_move(column: usize, b: u8) -> String {
+    match b {
+        b'0' | b'8' | b'9' => format!(
+            "column {column}: move `{}` names no slot; slots are numbered 1 to 7",
+            char::from(b)
+        ),
+        b' ' | b'\t' => format!(
+            "column {column}: unexpected blank; the moves are digits with nothing between or after them"
+        ),
+        _ => format!(
+            "column {column}: unexpected character `{}`; moves are the digits 1 to 7",
+            show(&[b])
+        ),
+    }
 }
 
 /// Quotes a piece of input for a message: escaped (see [`crate::escape`]), and long text cut
@@ -323,6 +494,63 @@ mod tests {
         let games = parse(b"2\nGame #1: 1\nGame #2: 2\n", "f", Mode::Strict).unwrap();
         assert_eq!(games[1].number, 2);
         assert_eq!(games[1].line, 3);
+    }
+
+    #[test]
+    fn lines_longer_than_what_is_kept_are_judged_whole() {
+        let long = |moves: &[u8], end: &[u8]| {
+            let mut v = b"1\nGame #1: ".to_vec();
+            v.extend_from_slice(moves);
+            v.extend_from_slice(end);
+            v
+        };
+        let n = 3 * KEEP;
+        let digits: Vec<u8> = (0..n).map(|i| b'1' + (i % 7) as u8).collect();
+        assert_eq!(
+            err(&long(&digits, b"\n"), Mode::Strict),
+            format!("f:2: {n} moves; a game has at most 42")
+        );
+        assert_eq!(
+            err(&long(&digits, b"\r\n"), Mode::Lenient),
+            format!("f:2: {n} moves; a game has at most 42")
+        );
+        assert_eq!(
+            err(&long(&digits, b"\r\n"), Mode::Strict),
+            format!(
+                "f:2: the line ends with a carriage return (`\\r\\n`); lines end with `\\n` alone\n\
+                 f:2: {n} moves; a game has at most 42"
+            )
+        );
+        // The first byte that is no slot, anywhere in the line, with its column.
+        let mut bad = digits.clone();
+        bad[2 * KEEP] = b'8';
+        bad[2 * KEEP + 5] = b' ';
+        assert_eq!(
+            err(&long(&bad, b"\n"), Mode::Strict),
+            format!(
+                "f:2: column {}: move `8` names no slot; slots are numbered 1 to 7",
+                2 * KEEP + 10
+            )
+        );
+        assert_eq!(
+            err(&long(&digits, b""), Mode::Strict),
+            format!(
+                "f:2: the last line does not end with a newline\nf:2: {n} moves; a game has at most 42"
+            )
+        );
+        // Text after the last game, however long, is quoted short.
+        let mut extra = b"1\nGame #1: 1\n".to_vec();
+        extra.extend(std::iter::repeat_n(b'x', 2 * KEEP));
+        extra.push(b'\n');
+        assert!(
+            err(&extra, Mode::Strict).ends_with(&format!(
+                "`{}… ({} bytes)`",
+                "x".repeat(30),
+                crate::output::grouped(2 * KEEP as u128)
+            )),
+            "{}",
+            err(&extra, Mode::Strict)
+        );
     }
 
     #[test]

@@ -27,6 +27,15 @@ pub fn solve(bytes: &[u8], file: &str) -> Result<String, InputErrors> {
     Ok(answers(&games))
 }
 
+/// Answers an input read from `src` in bounded memory (see [`input::read`]); the outer error
+/// is a failed read.
+pub fn solve_from<R: std::io::Read>(
+    src: R,
+    file: &str,
+) -> std::io::Result<Result<String, InputErrors>> {
+    Ok(input::read(src, file, Mode::Lenient)?.map(|games| answers(&games)))
+}
+
 /// The answers to parsed games, one after the other.
 pub fn answers(games: &[Game]) -> String {
     let mut out = String::new();

@@ -6,6 +6,7 @@ pub mod escape;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 /// How a command prints what it found.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -21,12 +22,15 @@ pub enum Format {
 }
 
 /// A file being written: bytes go to a temporary file beside the target, which replaces the
-/// target only when [`AtomicFile::commit`] is called. Dropped without a commit, the temporary
-/// file is removed and the target is left as it was, so a failed run never leaves half a file.
+/// target only when [`AtomicFile::commit`] is called. Dropped without a commit, or when the
+/// commit fails, the temporary file is removed and the target is left as it was, so a failed
+/// run never leaves half a file; an interrupt removes it too (see [`crate::interrupt`]).
 pub struct AtomicFile {
     target: PathBuf,
     temp: PathBuf,
     out: Option<BufWriter<File>>,
+    /// Whether the temporary file still exists under its own name.
+    pending: bool,
     /// Bytes handed to the writer so far.
     written: u64,
     /// Bytes whose writeback to disk has been started.
@@ -40,7 +44,8 @@ const WRITEBACK_STEP: u64 = 16 << 20;
 const DIRECT_AT: usize = 256 << 10;
 
 impl AtomicFile {
-    /// Starts writing `target`.
+    /// Starts writing `target`, creating the directories that lead to it. A target that is a
+    /// directory is refused at once, before any work goes into the file.
     pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
         let target = target.as_ref().to_path_buf();
         let name = target
@@ -50,11 +55,14 @@ impl AtomicFile {
         temp_name.push(name);
         temp_name.push(format!(".{}.tmp", std::process::id()));
         let temp = target.with_file_name(temp_name);
-        let file = File::create(&temp)?;
+        create_parent(&target)?;
+        refuse_directory(&target)?;
+        let file = create_temporary(&temp, |p| File::create(p))?;
         Ok(AtomicFile {
             target,
             temp,
             out: Some(BufWriter::with_capacity(1 << 20, file)),
+            pending: true,
             written: 0,
             queued: 0,
         })
@@ -65,13 +73,100 @@ impl AtomicFile {
         &self.target
     }
 
-    /// Flushes, syncs and renames the temporary file over the target.
+    /// Flushes, syncs and renames the temporary file over the target. On an error the
+    /// temporary file is removed.
     pub fn commit(mut self) -> io::Result<()> {
-        let out = self.out.take().expect("an uncommitted file has a writer");
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&self.temp, &self.target)
+        self.finish()?;
+        self.replace()
+    }
+
+    /// Flushes and syncs the temporary file; the writer is gone afterwards.
+    fn finish(&mut self) -> io::Result<()> {
+        if let Some(out) = self.out.take() {
+            let file = out.into_inner().map_err(|e| e.into_error())?;
+            file.sync_all()?;
+        }
+        Ok(())
+    }
+
+    /// Fails when the target cannot be replaced by a file, before anything is renamed.
+    fn check_target(&self) -> io::Result<()> {
+        refuse_directory(&self.target)
+    }
+
+    /// Renames the finished temporary file over the target.
+    fn replace(&mut self) -> io::Result<()> {
+        self.check_target()?;
+        fs::rename(&self.temp, &self.target)?;
+        self.pending = false;
+        forget_temporary(&self.temp);
+        Ok(())
+    }
+}
+
+/// A directory cannot be replaced by a file (the rename would fail after all the work).
+fn refuse_directory(target: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(target) {
+        Ok(m) if m.is_dir() => Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "it is a directory",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Why [`commit_all`] failed: the file concerned and the system's error.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}", .target.display())]
+pub struct CommitError {
+    /// The file that could not be written.
+    pub target: PathBuf,
+    /// What the system said.
+    #[source]
+    pub source: io::Error,
+}
+
+/// Commits files that belong together (a Code Jam input and its answers), all or none: every
+/// file is flushed and synced (at the same time, since on big files the syncs are most of the
+/// time left), and every target is checked before the first one is replaced. When anything
+/// fails, every temporary file is removed and no target is touched.
+pub fn commit_all(mut files: Vec<AtomicFile>) -> Result<(), CommitError> {
+    let fail = |f: &AtomicFile, source| CommitError {
+        target: f.target.clone(),
+        source,
+    };
+    let mut finished: Vec<io::Result<()>> = Vec::with_capacity(files.len());
+    for group in files.chunks_mut(8) {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = group
+                .iter_mut()
+                .map(|f| s.spawn(move || f.finish()))
+                .collect();
+            finished.extend(
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("syncing a file does not panic")),
+            );
+        });
+    }
+    for (f, r) in files.iter().zip(finished) {
+        r.map_err(|e| fail(f, e))?;
+    }
+    for f in &files {
+        f.check_target().map_err(|e| fail(f, e))?;
+    }
+    for f in &mut files {
+        let r = f.replace();
+        r.map_err(|e| fail(f, e))?;
+    }
+    Ok(())
+}
+
+/// Creates the directories that lead to `target`, so that `-o a/b/c` works on a fresh tree.
+pub fn create_parent(target: &Path) -> io::Result<()> {
+    match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => fs::create_dir_all(p),
+        _ => Ok(()),
     }
 }
 
@@ -138,8 +233,10 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.out.take().is_some() {
+        self.out = None;
+        if self.pending {
             let _ = fs::remove_file(&self.temp);
+            forget_temporary(&self.temp);
         }
     }
 }
@@ -149,6 +246,51 @@ pub fn write_atomic(target: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
     let mut f = AtomicFile::create(target)?;
     f.write_all(bytes)?;
     f.commit()
+}
+
+/// Temporary files and directories of writes in progress, for an interrupt to remove.
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn temporaries() -> MutexGuard<'static, Vec<PathBuf>> {
+    TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Creates the temporary `path` with `create` and records it. Both happen under the
+/// registry's lock, so an interrupt either finds the temporary or comes before it exists.
+pub(crate) fn create_temporary<T>(
+    path: &Path,
+    create: impl FnOnce(&Path) -> io::Result<T>,
+) -> io::Result<T> {
+    let mut live = temporaries();
+    let made = create(path)?;
+    live.push(path.to_path_buf());
+    Ok(made)
+}
+
+/// Forgets a temporary that was renamed or removed.
+pub(crate) fn forget_temporary(path: &Path) {
+    let mut live = temporaries();
+    if let Some(i) = live.iter().position(|p| p == path) {
+        live.swap_remove(i);
+    }
+}
+
+/// Removes every recorded temporary and ends the process with `status`. The registry stays
+/// locked until the end, so no write in progress can create a new temporary meanwhile.
+pub(crate) fn remove_temporaries_and_exit(status: i32) -> ! {
+    let live = temporaries();
+    for p in live.iter() {
+        match fs::symlink_metadata(p) {
+            Ok(m) if m.is_dir() => {
+                let _ = fs::remove_dir_all(p);
+            }
+            Ok(_) => {
+                let _ = fs::remove_file(p);
+            }
+            Err(_) => {}
+        }
+    }
+    std::process::exit(status)
 }
 
 /// A table of text cells rendered as aligned columns, CSV, or a JSON array of objects.
@@ -245,6 +387,12 @@ fn csv_cell(s: &str) -> String {
     }
 }
 
+/// `n` and the noun for one or for many, the number grouped by thousands: `1 case`,
+/// `1,680 cases`.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", grouped(n as u128), if n == 1 { one } else { many })
+}
+
 /// Formats an integer with thousands separators: `15038733958272` → `15,038,733,958,272`.
 pub fn grouped(n: u128) -> String {
     let digits = n.to_string();
@@ -280,6 +428,40 @@ mod tests {
         );
         write_atomic(&p, b"new").unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "new");
+    }
+
+    #[test]
+    fn files_committed_together_are_all_or_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("x/e.in"), dir.path().join("x/e.out"));
+        let mut fa = AtomicFile::create(&a).unwrap();
+        let mut fb = AtomicFile::create(&b).unwrap();
+        fa.write_all(b"in").unwrap();
+        fb.write_all(b"out").unwrap();
+        // The second target turns into a directory while the files are written.
+        fs::create_dir(&b).unwrap();
+        let e = commit_all(vec![fa, fb]).unwrap_err();
+        assert_eq!(e.target, b);
+        assert_eq!(e.to_string(), format!("cannot write {}", b.display()));
+        let left: Vec<_> = fs::read_dir(dir.path().join("x"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["e.out"], "neither file, no temporary file");
+        assert!(
+            AtomicFile::create(&b).is_err(),
+            "a directory is refused at once"
+        );
+        fs::remove_dir(&b).unwrap();
+        let (mut fa, mut fb) = (
+            AtomicFile::create(&a).unwrap(),
+            AtomicFile::create(&b).unwrap(),
+        );
+        fa.write_all(b"in").unwrap();
+        fb.write_all(b"out").unwrap();
+        commit_all(vec![fa, fb]).unwrap();
+        assert_eq!(fs::read(&a).unwrap(), b"in");
+        assert_eq!(fs::read(&b).unwrap(), b"out");
     }
 
     #[test]

@@ -37,7 +37,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            seed: 1,
+            seed: generate::DEFAULT_SEED,
             games: MAX_GAMES,
         }
     }

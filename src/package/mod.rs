@@ -34,8 +34,14 @@ pub enum PackageError {
     /// The target exists and is not a directory.
     #[error("{0} exists and is not a directory")]
     NotADirectory(PathBuf),
+    /// The directory's name is not a valid short name for the format.
+    #[error(
+        "`{0}` is not a valid package name: Kattis asks for a short name of lower-case letters \
+         (a-z) and digits only, such as `tictactoetomek`"
+    )]
+    BadName(String),
     /// A file system operation failed.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {}", .path.display())]
     Io {
         /// The path the operation was about.
         path: PathBuf,
@@ -123,7 +129,8 @@ impl Package {
         if temp.exists() {
             fs::remove_dir_all(&temp).map_err(io_at(&temp))?;
         }
-        fs::create_dir(&temp).map_err(io_at(&temp))?;
+        crate::output::create_parent(dir).map_err(io_at(&parent))?;
+        crate::output::create_temporary(&temp, |p| fs::create_dir(p)).map_err(io_at(&temp))?;
         for (path, bytes) in &self.files {
             let target = temp.join(path);
             if let Some(d) = target.parent() {
@@ -190,6 +197,24 @@ pub fn check_dir(dir: &Path, force: bool) -> Result<(), PackageError> {
     check_target(dir, force).map(|_| ())
 }
 
+/// Refuses a directory whose name is not a problem short name (lower-case letters and digits,
+/// as the Kattis format requires), since judges take the problem's name from it.
+pub fn check_name(dir: &Path) -> Result<(), PackageError> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let valid = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    if valid {
+        Ok(())
+    } else {
+        Err(PackageError::BadName(name))
+    }
+}
+
 /// What is at a package's target path.
 enum Existing {
     /// Nothing, or an empty directory (removed by the rename).
@@ -200,6 +225,7 @@ enum Existing {
 
 /// Decides whether `dir` may receive a package.
 fn check_target(dir: &Path, force: bool) -> Result<Existing, PackageError> {
+    check_name(dir)?;
     let meta = match fs::symlink_metadata(dir) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Existing::Nothing),
@@ -227,14 +253,17 @@ struct RemoveOnDrop(Option<PathBuf>);
 
 impl RemoveOnDrop {
     fn disarm(mut self) {
-        self.0 = None;
+        if let Some(p) = self.0.take() {
+            crate::output::forget_temporary(&p);
+        }
     }
 }
 
 impl Drop for RemoveOnDrop {
     fn drop(&mut self) {
         if let Some(p) = self.0.take() {
-            let _ = fs::remove_dir_all(p);
+            let _ = fs::remove_dir_all(&p);
+            crate::output::forget_temporary(&p);
         }
     }
 }

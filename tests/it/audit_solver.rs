@@ -447,9 +447,15 @@ fn broken_output_is_reported_with_the_line_at_fault() {
     let p = broken_run("exec true");
     assert_eq!(p["kind"], "too-few");
 
-    let p = broken_run("no-such-solver-anywhere");
-    assert_eq!(p["kind"], "exit");
-    assert!(p["stderr"].as_str().unwrap().contains("not found"));
+    // A command that cannot start is not a broken run but a usage error, said at once.
+    let out = audit_cmd(&["--solver", "no-such-solver-anywhere", "--status", "draw"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("not found"), "{err}");
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

@@ -652,7 +652,7 @@ fn generator_rejects_bad_sizes() {
     for args in [
         &["--games", "100", "--seed", "1"][..],
         &["--games", "0", "--seed", "1"],
-        &["--games", "5"],
+        &["--games", "5", "--seed", "x"],
         &["--games", "5", "--seed", "1", "--files", "2"],
     ] {
         tomek()

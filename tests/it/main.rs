@@ -6,6 +6,7 @@ mod published;
 
 mod audit_solver;
 mod check_cli;
+mod cli_convention;
 mod enumerate_cli;
 mod enumeration;
 mod evaluators;
@@ -21,3 +22,4 @@ mod pipes;
 mod plots;
 mod solve_cli;
 mod validate_cli;
+mod writes;

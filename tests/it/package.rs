@@ -16,11 +16,17 @@ use tomek::tictactoe::codejam;
 use tomek::tictactoe::eval::Evaluator;
 use tomek::tictactoe::mutants::Mutant;
 
-/// A scratch directory kept for the whole test run (programs are compiled into it once).
+/// A scratch directory for the whole test run (programs are compiled into it once). A static
+/// is never dropped, so it lives in cargo's directory for test files rather than the system's
+/// temporary directory, and is emptied when the run starts.
 fn scratch() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().expect("temporary directory"))
-        .path()
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-scratch");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        dir
+    })
 }
 
 /// The Tomek package with a small uniform file, built once.

@@ -36,7 +36,7 @@ pub enum SolveError {
     #[error("{0}")]
     Input(#[from] ParseError),
     /// The answers could not be written.
-    #[error("cannot write the answers: {0}")]
+    #[error("cannot write the answers")]
     Output(#[from] io::Error),
 }
 

@@ -2,12 +2,13 @@
 //!
 //! Almost every output of a decent solver is the exact text `tomek solve` would print, so the
 //! output is compared in bulk with that text, rendered once per chunk: a memory comparison per
-//! read, whatever its size. Only where the bytes differ is the line read for what it says, and
-//! there the reading is lenient about what does not change the answer (trailing spaces, `\r`,
-//! blank lines, spaces after the colon) and strict about everything else.
+//! read, whatever its size. Only where the bytes differ is the line read for what it says,
+//! under the whitespace rule of `tomek check` ([`crate::tictactoe::check::read_output_line`]):
+//! blanks around and between the words and blank lines do not matter, everything else does.
 
 use crate::outcome::Status;
 use crate::tictactoe::board::Board;
+use crate::tictactoe::check::{OutputLine, is_case_number, read_output_line, same_words};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -310,8 +311,8 @@ impl<'a> Checker<'a> {
 
     /// Reads one line that is not the exact expected text.
     fn line(&mut self, raw: &[u8]) -> bool {
-        let text = raw.trim_ascii();
-        if text.is_empty() {
+        let read = read_output_line(raw);
+        if read == OutputLine::Blank {
             self.blank += 1;
             return true;
         }
@@ -320,24 +321,17 @@ impl<'a> Checker<'a> {
             self.fail(Broken::TooMany, raw);
             return false;
         }
-        let Some(rest) = text.strip_prefix(b"Case #") else {
+        let OutputLine::Case { number, answer } = read else {
             self.fail(Broken::Garbage, raw);
             return false;
         };
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        if digits == 0 || rest.get(digits) != Some(&b':') {
-            self.fail(Broken::Garbage, raw);
-            return false;
-        }
-        let number = &rest[..digits];
-        if !is_number(number, k as u64 + 1) {
+        if !is_case_number(number, k as u64 + 1) {
             let said = clip(number);
             self.fail(Broken::Misnumbered(said), raw);
             return false;
         }
-        let answer = rest[digits + 1..].trim_ascii();
         let (board, expected) = self.cases[k];
-        if answer != expected.answer().as_bytes() {
+        if !same_words(answer, expected.answer().as_bytes()) {
             self.tally.add(Failure {
                 case: self.first_case + k as u64 + 1,
                 board,
@@ -365,13 +359,6 @@ impl<'a> Checker<'a> {
             answered,
         });
     }
-}
-
-/// Whether `digits` (ASCII digits) is `n` in decimal, leading zeros refused.
-fn is_number(digits: &[u8], n: u64) -> bool {
-    let mut buf = Vec::with_capacity(20);
-    crate::tictactoe::codejam::push_number(&mut buf, n);
-    digits == buf.as_slice()
 }
 
 /// Some output as text safe to print: escaped (see [`crate::escape`]), at most [`KEEP_TEXT`]
@@ -449,9 +436,12 @@ mod tests {
             let (n, t, b) = check(&S, &exact, step);
             assert_eq!((n, t.wrong, b), (4, 0, None));
         }
-        let loose = b"Case #1:  X won \r\n\nCase #2: O won\r\nCase #3:Draw\nCase #4: Game has not completed";
+        let loose = b"Case #1:  X won \r\n\nCase #2: O won\r\n\t Case #3:\tDraw\nCase #4: Game  has not completed";
         let (n, t, b) = check(&S, loose, 5);
         assert_eq!((n, t.wrong, b), (4, 0, None));
+        // The colon belongs to the number's word, as `tomek check` and the judge read it.
+        let (_, _, b) = check(&S, b"Case #1:X won\n", 100);
+        assert_eq!(b.unwrap().what, Broken::Garbage);
     }
 
     #[test]

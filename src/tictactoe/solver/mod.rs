@@ -14,6 +14,7 @@
 
 pub mod check;
 pub mod order;
+pub mod probe;
 pub mod process;
 pub mod report;
 pub mod sizes;
@@ -574,9 +575,9 @@ fn run_chunk(
             let answered = checker.answered();
             (answered < cases).then(|| {
                 let what = format!(
-                    "printed {} answers for {} cases",
-                    crate::output::grouped(answered as u128),
-                    crate::output::grouped(cases as u128)
+                    "printed {} for {}",
+                    crate::output::plural(answered as u64, "answer", "answers"),
+                    crate::output::plural(cases as u64, "case", "cases")
                 );
                 ("too-few", what)
             })

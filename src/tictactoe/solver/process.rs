@@ -311,27 +311,8 @@ impl Drain {
     }
 }
 
-/// Ctrl-C, `kill` and a closed terminal (on Windows: Ctrl-C, Ctrl-Break and a closed console):
-/// they set a flag the audit polls, so that it can kill every solver (which, in groups or jobs
-/// of their own, may not receive the terminal's signal) and remove its temporary files before
-/// exiting.
-pub mod interrupt {
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    /// Set by an interrupt once [`install`] has run.
-    pub static REQUESTED: AtomicBool = AtomicBool::new(false);
-
-    /// Routes the interrupts to [`REQUESTED`]; a second call changes nothing.
-    pub fn install() {
-        // Fails only when a handler is already installed, which is then this one.
-        let _ = ctrlc::set_handler(|| REQUESTED.store(true, Ordering::SeqCst));
-    }
-
-    /// Whether a stop was requested by an interrupt.
-    pub fn requested() -> bool {
-        REQUESTED.load(Ordering::Relaxed)
-    }
-}
+/// The process's one interrupt handler, which the audit polls (see [`crate::interrupt`]).
+pub use crate::interrupt;
 
 #[cfg(all(test, unix))]
 mod tests {

@@ -161,7 +161,7 @@ pub fn render(r: &Report) -> String {
 
 /// `n` and the noun that goes with it.
 fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", grouped(n as u128), if n == 1 { one } else { many })
+    crate::output::plural(n, one, many)
 }
 
 /// A received text as shown: quoted when it has surrounding spaces or is empty.
