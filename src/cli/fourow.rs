@@ -123,7 +123,7 @@ pub struct SearchArgs {
           value_parser = clap::value_parser!(u32).range(1..=63))]
     pub rows: u32,
     /// Memory for the transposition tables, in MiB, shared among the threads.
-    #[arg(long, value_name = "MIB", default_value_t = 256,
+    #[arg(long, value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub table: u64,
     /// Search threads (default: one per core).
@@ -162,7 +162,24 @@ pub struct ExplainArgs {
 #[derive(clap::Args, Debug)]
 pub struct ScoreArgs {
     /// The positions; `-` or absent for standard input.
+    #[arg(conflicts_with = "random")]
     pub input: Option<PathBuf>,
+    /// Score N positions of random play instead of reading them (a test set in the same
+    /// format, reproducible with --seed).
+    #[arg(long, value_name = "N")]
+    pub random: Option<usize>,
+    /// With --random: the number of chips, one number or a range LO-HI (each position
+    /// draws its own).
+    #[arg(
+        long,
+        value_name = "LO-HI",
+        default_value = "14-28",
+        requires = "random"
+    )]
+    pub stones: String,
+    /// With --random: the seed of the random moves.
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "random")]
+    pub seed: u64,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Also print the positions searched and the microseconds taken for each line.
@@ -924,13 +941,58 @@ fn read_queries(bytes: &[u8], name: &str, shape: perfect::Shape) -> anyhow::Resu
     Ok(queries)
 }
 
+/// `n` random open positions with a number of chips drawn from `stones` (`K` or `LO-HI`).
+fn random_queries(
+    n: usize,
+    stones: &str,
+    seed: u64,
+    shape: perfect::Shape,
+) -> anyhow::Result<Vec<Query>> {
+    use rand::{RngExt, SeedableRng};
+    let bad = || anyhow::anyhow!("--stones {stones}: expected a number or a range LO-HI");
+    let (lo, hi) = match stones.split_once('-') {
+        Some((a, b)) => (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?),
+        None => {
+            let k: u32 = stones.parse().map_err(|_| bad())?;
+            (k, k)
+        }
+    };
+    // A full board has nothing left to score.
+    anyhow::ensure!(
+        lo <= hi && hi < shape.area(),
+        "--stones {stones}: between 0 and {} chips on this board",
+        shape.area() - 1
+    );
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    Ok((0..n)
+        .map(|i| {
+            let k = rng.random_range(lo..=hi);
+            let moves = perfect::random_open_game(shape, k, &mut rng);
+            Query {
+                line: i + 1,
+                board: perfect::parse_moves(&moves, shape).expect("random games are legal"),
+                moves,
+                expected: None,
+            }
+        })
+        .collect())
+}
+
 /// A scored line: the score, the positions searched and the time taken.
 type Scored = (Score, u64, Duration);
 
 fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
     let shape = args.search.shape()?;
-    let (bytes, name) = read_input(args.input.as_deref())?;
-    let queries = read_queries(&bytes, &name, shape)?;
+    let (queries, name) = match args.random {
+        Some(n) => (
+            random_queries(n, &args.stones, args.seed, shape)?,
+            String::new(),
+        ),
+        None => {
+            let (bytes, name) = read_input(args.input.as_deref())?;
+            (read_queries(&bytes, &name, shape)?, name)
+        }
+    };
     let threads = args.search.threads().clamp(1, queries.len().max(1));
     let bar = super::progress::bar(queries.len() as u64, "positions");
     // Thread t scores lines t, t + threads, ... in order, each with its own table: the

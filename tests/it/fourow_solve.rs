@@ -104,20 +104,7 @@ impl Grid {
 
 /// A seeded random game of `stones` moves on the board that nobody has won, as digits.
 fn random_open_game(rng: &mut ChaCha8Rng, shape: Shape, stones: u32) -> String {
-    'retry: loop {
-        let mut b = Board::new(shape);
-        let mut moves = String::new();
-        for _ in 0..stones {
-            let open: Vec<u32> = (0..shape.cols()).filter(|&c| b.can_play(c)).collect();
-            let col = open[rng.random_range(0..open.len())];
-            b = b.play(col);
-            moves.push(char::from_digit(col + 1, 10).expect("a digit"));
-            if b.last_mover_won() {
-                continue 'retry;
-            }
-        }
-        return moves;
-    }
+    tomek::fourow::solve::random_open_game(shape, stones, rng)
 }
 
 fn shape(cols: u32, rows: u32) -> Shape {

@@ -368,6 +368,32 @@ pub fn parse_moves(moves: &str, shape: Shape) -> Result<Board, MoveError> {
     Ok(b)
 }
 
+/// A game of `stones` random moves (uniform over the playable columns) in which nobody has
+/// made four, as 1-based column digits: the kind of position the solver benchmarks hold. A
+/// game that makes four is thrown away and replayed, so a board with too few cells for
+/// `stones` chips without a four never returns; `stones` must be at most the board's area.
+pub fn random_open_game(shape: Shape, stones: u32, rng: &mut impl rand::Rng) -> String {
+    use rand::RngExt;
+    assert!(
+        stones <= shape.area(),
+        "{stones} stones do not fit the board"
+    );
+    'replay: loop {
+        let mut b = Board::new(shape);
+        let mut moves = String::new();
+        for _ in 0..stones {
+            let open: Vec<u32> = (0..shape.cols).filter(|&c| b.can_play(c)).collect();
+            let col = open[rng.random_range(0..open.len())];
+            b = b.play(col);
+            if b.last_mover_won() {
+                continue 'replay;
+            }
+            moves.extend(char::from_digit(col + 1, 36));
+        }
+        return moves;
+    }
+}
+
 /// Why a line of a score file is malformed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LineError {

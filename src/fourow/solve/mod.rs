@@ -14,7 +14,9 @@ pub mod board;
 pub mod search;
 pub mod table;
 
-pub use board::{Board, LineError, MoveError, Shape, ShapeError, parse_line, parse_moves};
+pub use board::{
+    Board, LineError, MoveError, Shape, ShapeError, parse_line, parse_moves, random_open_game,
+};
 pub use search::{Analysis, Solver, analyze};
 
 use std::fmt;
