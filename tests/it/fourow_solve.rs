@@ -389,3 +389,44 @@ fn score_names_the_file_and_line_of_a_bad_line_and_exits_2() {
             .stderr(predicates::str::contains(format!("{name}{named}")));
     }
 }
+
+/// The lines of a committed test set (scripts/fourow-positions.sh): moves and score.
+fn test_set(band: &str) -> Vec<(String, i32)> {
+    let path = crate::harness::project(&format!("tests/data/fourow/{band}.txt"));
+    let text = String::from_utf8(crate::harness::read(&path)).expect("UTF-8");
+    text.lines()
+        .map(|l| {
+            let (moves, score) = l.split_once(' ').expect("MOVES SCORE");
+            (moves.to_string(), score.parse().expect("a score"))
+        })
+        .collect()
+}
+
+#[test]
+fn committed_end_and_middle_sets_score_as_recorded() {
+    for band in ["end", "middle"] {
+        let path = crate::harness::project(&format!("tests/data/fourow/{band}.txt"));
+        tomek()
+            .args(["--quiet", "fourow", "score"])
+            .arg(&path)
+            .assert()
+            .success()
+            .stderr(predicates::str::contains(" 0 mismatches"));
+    }
+}
+
+#[test]
+fn committed_end_set_agrees_with_plain_minimax_where_it_is_cheap() {
+    let mut checked = 0;
+    for (moves, score) in test_set("end") {
+        if moves.len() >= 33 {
+            assert_eq!(
+                Grid::from_moves(&moves, 7, 6).minimax(None),
+                score,
+                "`{moves}`"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "only {checked} positions checked");
+}
