@@ -918,10 +918,11 @@ struct Query {
 /// The lines of a `score` input; the first malformed one is named with its file and line.
 fn read_queries(bytes: &[u8], name: &str, shape: perfect::Shape) -> anyhow::Result<Vec<Query>> {
     let mut queries = Vec::new();
-    let text = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    if text.is_empty() {
+    // An empty line is the empty board; an empty input has no lines at all.
+    if bytes.is_empty() {
         return Ok(queries);
     }
+    let text = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     for (i, raw) in text.split(|&c| c == b'\n').enumerate() {
         let line = i + 1;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
