@@ -430,3 +430,11 @@ fn committed_end_set_agrees_with_plain_minimax_where_it_is_cheap() {
     }
     assert!(checked >= 50, "only {checked} positions checked");
 }
+
+#[test]
+fn empty_small_boards_have_the_published_outcomes() {
+    for (cols, rows, sign) in crate::published::FOUROW_OUTCOMES {
+        let s = Solver::new(16 << 20).solve(Board::new(shape(cols, rows)));
+        assert_eq!(s.0.signum(), sign, "{cols}×{rows} scores {s}");
+    }
+}

@@ -30,18 +30,23 @@ const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Table {
     /// A table of at most `bytes` bytes (at least 2^14 slots, 128 KiB): a power of two of
-    /// slots. Its memory is written once here, so that the first searches do not pay for the
-    /// pages as they touch them.
+    /// slots. Its pages are written once here, so that searches do not pay for them one fault
+    /// at a time.
     pub fn new(bytes: usize) -> Table {
         let wanted = (bytes / SLOT_BYTES).max(1 << MIN_BITS);
         let bits = usize::BITS - 1 - wanted.leading_zeros();
-        let mut t = Table {
-            slots: vec![0; 1 << bits],
+        let mut slots = vec![0u64; 1 << bits];
+        // The zeroed allocation maps every page to the system's shared zero page until it is
+        // first written; one opaque write per page gives each its own now (a plain fill with
+        // zeros may be dropped by the compiler, which knows the memory is zero already).
+        for page in slots.chunks_mut(4096 / SLOT_BYTES) {
+            page[0] = std::hint::black_box(0);
+        }
+        Table {
+            slots,
             bits,
-            used: true,
-        };
-        t.clear();
-        t
+            used: false,
+        }
     }
 
     /// Number of slots.
