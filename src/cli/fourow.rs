@@ -1,5 +1,6 @@
 //! `tomek fourow`: Four in a row (SPOJ FOUROW) inputs: solve them, generate them, validate them;
-//! and the number of positions of each ply.
+//! the number of positions of each ply; and who wins a position with perfect play (`explain`,
+//! `score`).
 
 use anyhow::Context;
 use std::ffi::OsString;
@@ -15,7 +16,8 @@ use tomek::fourow::solve::{self as perfect, Analysis, Board, Score, Solver};
 use tomek::fourow::{self, Mode, Summary, generate};
 use tomek::output::{AtomicFile, Format, Table, csv_line, grouped};
 
-/// Four in a row (SPOJ FOUROW): solve, generate and validate inputs; count positions.
+/// Four in a row (SPOJ FOUROW): solve, generate and validate inputs; count positions; score
+/// positions with perfect play.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(subcommand)]
