@@ -29,6 +29,13 @@
 #                  the time of every ply and its ratio to tomek's
 #   LIBS_PLIES=20  deepest ply of that comparison (about 20 s for tomek, 1.5 minutes for
 #                  oxidd and 3 for biodivine-lib-bdd on two cores)
+#   SEARCH=1       also time the search for exact scores (`fourow score`) on the test sets of
+#                  tests/data/fourow (scripts/fourow-positions.sh): per band, the mean time and
+#                  nodes per position on one thread, and the wall time on one thread and on
+#                  every core; every score checked against the set's
+#   EMPTY=1        with SEARCH=1: also solve the empty 7x6 board once, on one thread (many
+#                  minutes)
+#   TABLE=64       MiB of transposition table for the search
 set -euo pipefail
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -233,4 +240,35 @@ if [ "${LIBS:-0}" = 1 ]; then
                      printf "%-5s %10s %10s %8s %10s %8s\n", p, t[1, p], t[2, p],
                          r(t[2, p], t[1, p]), t[3, p], r(t[3, p], t[1, p])
              }' "$tmp/libs-tomek.out" "$tmp/libs-oxidd.out" "$tmp/libs-biodivine.out"
+fi
+
+if [ "${SEARCH:-0}" = 1 ]; then
+    table=${TABLE:-64}
+    echo
+    echo "Exact scores by search (fourow score, table $table MiB): mean per position on one"
+    echo "thread, and wall time on 1 and $(nproc) threads"
+    echo
+    printf '%-8s %9s %12s %12s %10s %10s\n' band positions "mean (us)" "mean nodes" \
+        "1 thr (s)" "all (s)"
+    for band in end middle begin; do
+        set_file=tests/data/fourow/$band.txt
+        [ -f "$set_file" ] || continue
+        # The summary line is on standard error: "N positions, M mismatches, mean T µs
+        # and K nodes per position (...)".
+        /usr/bin/time -f "%e" -o "$tmp/search-$band-1.time" "$tomek" --quiet fourow score \
+            "$set_file" --threads 1 --table "$table" >/dev/null 2>"$tmp/search-$band-1.err"
+        one=$(cat "$tmp/search-$band-1.time")
+        read -r n mean nodes < <(awk '/positions,/ {
+                gsub(",", "", $9); print $1, $6, $9 }' "$tmp/search-$band-1.err")
+        measure "search-$band-all" "$tomek" --quiet fourow score "$set_file" --table "$table"
+        printf '%-8s %9s %12s %12s %10s %10s\n' "$band" "$n" "$mean" "$nodes" "$one" "$secs"
+    done
+    if [ "${EMPTY:-0}" = 1 ]; then
+        echo "" >"$tmp/empty.txt"
+        measure search-empty "$tomek" --quiet fourow score "$tmp/empty.txt" --timing \
+            --threads 1 --table "$table"
+        read -r _ score nodes _ <"$tmp/search-empty.out"
+        echo
+        echo "empty 7x6 board: score $score, $nodes nodes, $secs s, $(mb "$peak_kb")"
+    fi
 fi

@@ -1,5 +1,6 @@
 //! `tomek fourow`: Four in a row (SPOJ FOUROW) inputs: solve them, generate them, validate them;
-//! and the number of positions of each ply.
+//! the number of positions of each ply; and who wins a position with perfect play (`explain`,
+//! `score`).
 
 use anyhow::Context;
 use std::ffi::OsString;
@@ -11,10 +12,12 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 use tomek::fourow::bdd::{self, Settings};
 use tomek::fourow::count::{self, Method, Options, Ply};
+use tomek::fourow::solve::{self as perfect, Analysis, Board, Score, Solver};
 use tomek::fourow::{self, Mode, Summary, generate};
 use tomek::output::{AtomicFile, Format, Table, csv_line, grouped};
 
-/// Four in a row (SPOJ FOUROW): solve, generate and validate inputs; count positions.
+/// Four in a row (SPOJ FOUROW): solve, generate and validate inputs; count positions; score
+/// positions with perfect play.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(subcommand)]
@@ -33,6 +36,12 @@ pub enum Command {
     Count(CountArgs),
     /// Write the whole problem as a Kattis problem package (legacy format).
     Package(super::package::FourowArgs),
+    /// Who wins a position with perfect play: its score, the score of every column and a
+    /// line of best play; an illegal sequence exits with code 2.
+    Explain(ExplainArgs),
+    /// Score positions, one `MOVES [EXPECTED]` a line (the solver benchmarks' format); exits 1
+    /// when a score differs from the expected one, 2 on a malformed line.
+    Score(ScoreArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -102,6 +111,82 @@ pub struct CountArgs {
     /// into this file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+}
+
+/// The board and the search's resources, shared by `explain` and `score`.
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    /// Columns of the board (moves are single digits, so at most 9).
+    #[arg(long, value_name = "W", default_value_t = 7,
+          value_parser = clap::value_parser!(u32).range(1..=9))]
+    pub cols: u32,
+    /// Rows of the board (columns × (rows + 1) must be at most 64).
+    #[arg(long, value_name = "H", default_value_t = 6,
+          value_parser = clap::value_parser!(u32).range(1..=63))]
+    pub rows: u32,
+    /// Memory for the transposition tables, in MiB, shared among the threads.
+    #[arg(long, value_name = "MIB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub table: u64,
+    /// Search threads (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+}
+
+impl SearchArgs {
+    fn shape(&self) -> anyhow::Result<perfect::Shape> {
+        Ok(perfect::Shape::new(self.cols, self.rows)?)
+    }
+
+    fn threads(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        )
+    }
+
+    fn table_bytes(&self) -> usize {
+        usize::try_from(self.table << 20).unwrap_or(usize::MAX)
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ExplainArgs {
+    /// The moves played so far, as 1-based column digits (`4453`); empty for the empty board.
+    pub moves: String,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Output format (CSV holds the table of columns).
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ScoreArgs {
+    /// The positions; `-` or absent for standard input.
+    #[arg(conflicts_with = "random")]
+    pub input: Option<PathBuf>,
+    /// Score N positions of random play instead of reading them (a test set in the same
+    /// format, reproducible with --seed).
+    #[arg(long, value_name = "N")]
+    pub random: Option<usize>,
+    /// With --random: the number of chips, one number or a range LO-HI (each position
+    /// draws its own).
+    #[arg(
+        long,
+        value_name = "LO-HI",
+        default_value = "14-28",
+        requires = "random"
+    )]
+    pub stones: String,
+    /// With --random: the seed of the random moves.
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "random")]
+    pub seed: u64,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Also print the positions searched and the microseconds taken for each line.
+    #[arg(long)]
+    pub timing: bool,
 }
 
 /// How `fourow count` counts.
@@ -178,6 +263,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Validate(a) => validate(a),
         Command::Count(a) => count(a),
         Command::Package(a) => super::package::run_fourow(a),
+        Command::Explain(a) => explain(a),
+        Command::Score(a) => score(a),
     }
 }
 
@@ -661,4 +748,297 @@ fn count_json(
         },
     });
     Ok(serde_json::to_string_pretty(&doc)? + "\n")
+}
+
+/// The columns 0-based as the 1-based digits of the move notation.
+fn digits(cols: &[u32]) -> String {
+    cols.iter()
+        .filter_map(|&c| char::from_digit(c + 1, 10))
+        .collect()
+}
+
+/// The board from the top row down, `x` for the first player and `o` for the second, `.` for
+/// an empty cell, with the column digits underneath.
+fn board_picture(b: Board) -> String {
+    let shape = b.shape();
+    let first = b.chips(tomek::outcome::Player::X);
+    let mut out = String::new();
+    for row in (0..shape.rows()).rev() {
+        for col in 0..shape.cols() {
+            let bit = shape.cell(col, row);
+            out.push(match (b.mask() & bit != 0, first & bit != 0) {
+                (false, _) => '.',
+                (true, true) => 'x',
+                (true, false) => 'o',
+            });
+        }
+        out.push('\n');
+    }
+    out.push_str(&digits(&(0..shape.cols()).collect::<Vec<_>>()));
+    out.push('\n');
+    out
+}
+
+/// "win in 3 plies", "draw in 12 plies", ...
+fn in_plies(s: Score, b: Board) -> String {
+    let d = s.distance(b.moves(), b.shape().area());
+    format!(
+        "{} in {d} pl{}",
+        s.outcome(),
+        if d == 1 { "y" } else { "ies" }
+    )
+}
+
+fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
+    let shape = args.search.shape()?;
+    let b = perfect::parse_moves(&args.moves, shape)
+        .map_err(|e| anyhow::anyhow!("`{}`: {e}", args.moves))?;
+    // On the judge's own board the verdict is the judge's.
+    let verdict = if shape == perfect::Shape::STANDARD {
+        let cols: Vec<u8> = args.moves.bytes().map(|c| c - b'1').collect();
+        fourow::judge(&cols).verdict
+    } else {
+        b.verdict()
+    };
+    let bar = super::progress::bar(
+        (0..shape.cols()).filter(|&c| b.can_play(c)).count() as u64,
+        "columns",
+    );
+    let started = std::time::Instant::now();
+    let a = perfect::analyze(
+        b,
+        args.search.threads(),
+        args.search.table_bytes(),
+        &|_, _| bar.inc(1),
+    );
+    bar.finish_and_clear();
+    let elapsed = started.elapsed();
+    let to_move = match b.to_move() {
+        tomek::outcome::Player::X => "first",
+        tomek::outcome::Player::O => "second",
+    };
+    let out = match args.format {
+        Format::Table => explain_text(&args.moves, b, verdict.sentence(), to_move, &a),
+        Format::Csv => explain_columns(b, &a).csv(),
+        Format::Json => {
+            let doc = serde_json::json!({
+                "position": args.moves,
+                "columns": shape.cols(),
+                "rows": shape.rows(),
+                "verdict": verdict.sentence(),
+                "to_move": to_move,
+                "score": a.score,
+                "outcome": a.score.outcome(),
+                "distance": a.score.distance(b.moves(), shape.area()),
+                "moves": a.moves.iter().map(|&(c, s)| serde_json::json!({
+                    "column": c + 1,
+                    "score": s,
+                    "outcome": s.outcome(),
+                    "distance": s.distance(b.moves(), shape.area()),
+                })).collect::<Vec<_>>(),
+                "variation": digits(&a.variation),
+            });
+            serde_json::to_string_pretty(&doc)? + "\n"
+        }
+    };
+    out!("{out}");
+    eprintln!(
+        "searched {} positions in {:.3} s",
+        grouped(u128::from(a.nodes)),
+        elapsed.as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The score of every legal column, as a table.
+fn explain_columns(b: Board, a: &Analysis) -> Table {
+    let mut t = Table::new(["column", "score", "outcome", "distance"]);
+    for &(c, s) in &a.moves {
+        t.push([
+            (c + 1).to_string(),
+            s.to_string(),
+            s.outcome().to_string(),
+            s.distance(b.moves(), b.shape().area()).to_string(),
+        ]);
+    }
+    t
+}
+
+fn explain_text(moves: &str, b: Board, verdict: &str, to_move: &str, a: &Analysis) -> String {
+    let shape = b.shape();
+    let mut out = format!(
+        "Four in a row, {} columns × {} rows, after `{moves}` ({} moves)\n\n{}\n",
+        shape.cols(),
+        shape.rows(),
+        b.moves(),
+        board_picture(b),
+    );
+    out.push_str(&format!("The game {verdict}\n"));
+    if a.moves.is_empty() {
+        out.push_str(&format!(
+            "Score {} for the {to_move} player: {} (the game is over)\n",
+            a.score,
+            a.score.outcome()
+        ));
+        return out;
+    }
+    out.push_str(&format!(
+        "The {to_move} player is to move.\nScore {}: {}.\n\n{}\nBest play: {}\n",
+        a.score,
+        in_plies(a.score, b),
+        explain_columns(b, a).render(),
+        digits(&a.variation)
+    ));
+    out
+}
+
+/// One line of a `score` input.
+struct Query {
+    line: usize,
+    moves: String,
+    board: Board,
+    expected: Option<Score>,
+}
+
+/// The lines of a `score` input; the first malformed one is named with its file and line.
+fn read_queries(bytes: &[u8], name: &str, shape: perfect::Shape) -> anyhow::Result<Vec<Query>> {
+    let mut queries = Vec::new();
+    // An empty line is the empty board; an empty input has no lines at all.
+    if bytes.is_empty() {
+        return Ok(queries);
+    }
+    let text = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    for (i, raw) in text.split(|&c| c == b'\n').enumerate() {
+        let line = i + 1;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let s = std::str::from_utf8(raw)
+            .map_err(|_| anyhow::anyhow!("{name}:{line}: the line is not UTF-8 text"))?;
+        let (board, expected) =
+            perfect::parse_line(s, shape).map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
+        let moves = s.split(' ').next().unwrap_or("");
+        let expected = expected.map(Score);
+        queries.push(Query {
+            line,
+            moves: moves.to_string(),
+            board,
+            expected,
+        });
+    }
+    Ok(queries)
+}
+
+/// `n` random open positions with a number of chips drawn from `stones` (`K` or `LO-HI`).
+fn random_queries(
+    n: usize,
+    stones: &str,
+    seed: u64,
+    shape: perfect::Shape,
+) -> anyhow::Result<Vec<Query>> {
+    use rand::{RngExt, SeedableRng};
+    let bad = || anyhow::anyhow!("--stones {stones}: expected a number or a range LO-HI");
+    let (lo, hi) = match stones.split_once('-') {
+        Some((a, b)) => (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?),
+        None => {
+            let k: u32 = stones.parse().map_err(|_| bad())?;
+            (k, k)
+        }
+    };
+    // A full board has nothing left to score.
+    anyhow::ensure!(
+        lo <= hi && hi < shape.area(),
+        "--stones {stones}: between 0 and {} chips on this board",
+        shape.area() - 1
+    );
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    Ok((0..n)
+        .map(|i| {
+            let k = rng.random_range(lo..=hi);
+            let moves = perfect::random_open_game(shape, k, &mut rng);
+            Query {
+                line: i + 1,
+                board: perfect::parse_moves(&moves, shape).expect("random games are legal"),
+                moves,
+                expected: None,
+            }
+        })
+        .collect())
+}
+
+/// A scored line: the score, the positions searched and the time taken.
+type Scored = (Score, u64, Duration);
+
+fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
+    let shape = args.search.shape()?;
+    let (queries, name) = match args.random {
+        Some(n) => (
+            random_queries(n, &args.stones, args.seed, shape)?,
+            String::new(),
+        ),
+        None => {
+            let (bytes, name) = read_input(args.input.as_deref())?;
+            (read_queries(&bytes, &name, shape)?, name)
+        }
+    };
+    let threads = args.search.threads().clamp(1, queries.len().max(1));
+    let bar = super::progress::bar(queries.len() as u64, "positions");
+    // Thread t scores lines t, t + threads, ... in order, each with its own table: the
+    // assignment, and so the node counts, depend on the thread count only.
+    let per_thread = args.search.table_bytes() / threads;
+    let results: Vec<Vec<Scored>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (queries, bar) = (&queries, &bar);
+                scope.spawn(move || {
+                    let mut solver = Solver::new(per_thread);
+                    queries
+                        .iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|q| {
+                            let (before, started) = (solver.nodes(), std::time::Instant::now());
+                            let s = solver.solve(q.board);
+                            let took = started.elapsed();
+                            bar.inc(1);
+                            (s, solver.nodes() - before, took)
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a search thread panicked"))
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut out = String::new();
+    let (mut mismatches, mut nodes, mut time) = (0usize, 0u64, Duration::ZERO);
+    for (i, q) in queries.iter().enumerate() {
+        let (s, n, took) = results[i % threads][i / threads];
+        nodes += n;
+        time += took;
+        if args.timing {
+            out.push_str(&format!("{} {s} {n} {}\n", q.moves, took.as_micros()));
+        } else {
+            out.push_str(&format!("{} {s}\n", q.moves));
+        }
+        if let Some(e) = q.expected.filter(|&e| e != s) {
+            mismatches += 1;
+            eprintln!("{name}:{}: `{}` scores {s}, expected {e}", q.line, q.moves);
+        }
+    }
+    out!("{out}");
+    let count = queries.len().max(1);
+    eprintln!(
+        "{} positions, {mismatches} mismatches, mean {:.1} µs and {} nodes per position \
+         ({threads} threads)",
+        queries.len(),
+        time.as_secs_f64() * 1e6 / count as f64,
+        grouped(u128::from(nodes) / count as u128),
+    );
+    Ok(if mismatches > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

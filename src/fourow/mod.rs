@@ -6,7 +6,8 @@
 //! - [`judge`](mod@judge): the verdict of a sequence of moves and the exact answer text;
 //! - [`input`]: reading (with `FILE:LINE` errors) and writing the input format;
 //! - [`generate`]: seeded, reproducible test files mixing every verdict;
-//! - [`count`]: the number of positions, won and drawn positions of each ply.
+//! - [`count`]: the number of positions, won and drawn positions of each ply;
+//! - [`solve`](mod@solve): the exact score of a position with perfect play, by search.
 
 pub mod bdd;
 pub mod count;
@@ -15,6 +16,7 @@ pub mod input;
 pub mod judge;
 pub mod position;
 pub mod sized;
+pub mod solve;
 
 pub use input::{Game, InputError, InputErrors, Mode};
 pub use judge::{Invalid, Judgement, Summary, Verdict, judge};

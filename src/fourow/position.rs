@@ -129,20 +129,12 @@ impl Position {
 
     /// The player to move: the first player ([`Player::X`]) after an even number of moves.
     pub const fn to_move(self) -> Player {
-        if self.moves().is_multiple_of(2) {
-            Player::X
-        } else {
-            Player::O
-        }
+        mover(self.moves())
     }
 
     /// The chips of one player; [`Player::X`] is the first player.
     pub const fn chips(self, p: Player) -> u64 {
-        let mover_is_x = self.moves().is_multiple_of(2);
-        match (p, mover_is_x) {
-            (Player::X, true) | (Player::O, false) => self.current,
-            _ => self.opponent(),
-        }
+        chips_of(p, self.current, self.mask)
     }
 
     /// Number of chips in column `col` (0 for a column outside the board).
@@ -310,6 +302,25 @@ impl Position {
             current: key - mask - BOTTOM,
             mask,
         }
+    }
+}
+
+/// The player to move after `moves` moves: the first player ([`Player::X`]) after an even
+/// number. Shared by every board size, since it depends on the count alone.
+pub const fn mover(moves: u32) -> Player {
+    if moves.is_multiple_of(2) {
+        Player::X
+    } else {
+        Player::O
+    }
+}
+
+/// The chips of player `p`, from the chips of the player to move (`current`) and every chip
+/// (`mask`), on a board of any size.
+pub const fn chips_of(p: Player, current: u64, mask: u64) -> u64 {
+    match (p, mover(mask.count_ones())) {
+        (Player::X, Player::X) | (Player::O, Player::O) => current,
+        _ => current ^ mask,
     }
 }
 

@@ -190,3 +190,17 @@ fn four_by_four_without_t_terminal_orbits_match_oeis_a317576() {
 fn the_connect_four_terms_add_up_to_the_published_total() {
     assert_eq!(A212693.iter().sum::<u64>(), CONNECT_FOUR_7X6_TOTAL);
 }
+
+/// Who wins Four in a row with perfect play on the boards up to 5×5 (and 4×6), by columns and
+/// rows: 1 when the first player wins, 0 for a draw, -1 when the second player wins. Source:
+/// John Tromp's results by board size, as tabulated (width by height) in the README of
+/// github.com/ChristopheSteininger/c4: 4×4, 5×4, 4×5, 5×5 and 4×6 are draws, 6×4 is won by
+/// the second player.
+pub const FOUROW_OUTCOMES: [(u32, u32, i32); 6] = [
+    (4, 4, 0),
+    (5, 4, 0),
+    (4, 5, 0),
+    (5, 5, 0),
+    (6, 4, -1),
+    (4, 6, 0),
+];

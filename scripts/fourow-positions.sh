@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Rebuilds the Four in a row test sets under tests/data/fourow/: positions of seeded random
+# play on 7x6 in the solver benchmarks' format (`MOVES SCORE`), scored by `tomek fourow
+# score`, in the three bands of the field: end (more than 28 chips), middle (14 to 28) and
+# begin (fewer than 14). The same seeds give the same files on every machine.
+#
+# Usage: scripts/fourow-positions.sh
+# Environment:
+#   END=200 MIDDLE=100 BEGIN=20   positions in each band
+set -euo pipefail
+
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+cd "$root"
+cargo build --release --quiet
+tomek=$root/target/release/tomek
+out=tests/data/fourow
+mkdir -p "$out"
+
+# band NAME COUNT STONES SEED
+band() {
+    "$tomek" --quiet fourow score --random "$2" --stones "$3" --seed "$4" > "$out/$1.txt.tmp"
+    mv "$out/$1.txt.tmp" "$out/$1.txt"
+    echo "$out/$1.txt: $2 positions of $3 chips"
+}
+
+band end "${END:-200}" 29-41 1
+band middle "${MIDDLE:-100}" 14-28 2
+band begin "${BEGIN:-20}" 6-13 3

@@ -1,0 +1,504 @@
+//! A position on a board of any size whose bitboard fits in 64 bits, with the masks the search
+//! needs: playable cells, the cells that would complete a four, and the moves that do not hand
+//! the opponent an immediate win.
+//!
+//! The layout is that of [`crate::fourow::position`], with the stride (rows + 1) taken from the
+//! shape: column `c` owns bits `c * stride` up, and the spare bit above each column keeps lines
+//! found by shifting from wrapping into the next column.
+
+use crate::fourow::judge::Verdict;
+use crate::fourow::position;
+use crate::outcome::Player;
+
+/// The size of a board: columns and rows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Shape {
+    cols: u32,
+    rows: u32,
+    stride: u32,
+    /// The bottom cell of every column.
+    bottom: u64,
+    /// Every cell (no spare bits).
+    cells: u64,
+}
+
+/// A board that does not fit: no cells, or more than 64 bits with a spare bit per column.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "a board of {cols} columns and {rows} rows does not fit the search \
+     (at least one cell, and columns × (rows + 1) at most 64)"
+)]
+pub struct ShapeError {
+    /// Columns asked for.
+    pub cols: u32,
+    /// Rows asked for.
+    pub rows: u32,
+}
+
+impl Shape {
+    /// The standard board: 7 columns, 6 rows.
+    pub const STANDARD: Shape = match Shape::new(7, 6) {
+        Ok(s) => s,
+        Err(_) => panic!("7×6 fits"),
+    };
+
+    /// The board of `cols` columns and `rows` rows, if its bitboard fits in 64 bits.
+    pub const fn new(cols: u32, rows: u32) -> Result<Shape, ShapeError> {
+        if cols == 0 || rows == 0 || cols > 64 || cols * (rows + 1) > 64 {
+            return Err(ShapeError { cols, rows });
+        }
+        let stride = rows + 1;
+        let mut bottom = 0u64;
+        let mut c = 0;
+        while c < cols {
+            bottom |= 1 << (c * stride);
+            c += 1;
+        }
+        // rows < 64 here, so the shift is in range.
+        let column = (1u64 << rows) - 1;
+        Ok(Shape {
+            cols,
+            rows,
+            stride,
+            bottom,
+            cells: bottom * column,
+        })
+    }
+
+    /// Number of columns.
+    pub const fn cols(self) -> u32 {
+        self.cols
+    }
+
+    /// Number of rows.
+    pub const fn rows(self) -> u32 {
+        self.rows
+    }
+
+    /// Number of cells, which is the longest possible game.
+    pub const fn area(self) -> u32 {
+        self.cols * self.rows
+    }
+
+    /// The bit of the cell in column `col` and row `row` (from the bottom).
+    pub const fn cell(self, col: u32, row: u32) -> u64 {
+        1 << (col * self.stride + row)
+    }
+
+    /// Every cell of column `col`.
+    pub const fn column(self, col: u32) -> u64 {
+        ((1 << self.rows) - 1) << (col * self.stride)
+    }
+
+    /// The empty cells of `chips`' board that would give `chips` four in a line, whether or
+    /// not they can be played now. `occupied` is every chip on the board.
+    // A cell completes a four when three chips of `chips` line up with it in one direction:
+    // shifting the chips by one, two and three steps each way finds the three neighbours
+    // needed on either side (and the split forms, two on one side and one on the other).
+    #[inline]
+    pub fn winning_cells(self, chips: u64, occupied: u64) -> u64 {
+        let mut r = 0;
+        if self.rows >= 4 {
+            // Vertical: only the three chips below can complete a column.
+            r |= (chips << 1) & (chips << 2) & (chips << 3);
+        }
+        if self.cols >= 4 {
+            // cols ≥ 4 keeps stride ≤ 16, so three steps stay under 64 bits of shift.
+            for d in [self.stride, self.stride + 1, self.stride - 1] {
+                let up2 = (chips << d) & (chips << (2 * d));
+                r |= up2 & (chips << (3 * d));
+                r |= up2 & (chips >> d);
+                let down2 = (chips >> d) & (chips >> (2 * d));
+                r |= down2 & (chips >> (3 * d));
+                r |= down2 & (chips << d);
+            }
+        }
+        r & self.cells & !occupied
+    }
+
+    /// Whether `chips` hold four in a line.
+    pub fn has_four(self, chips: u64) -> bool {
+        let mut dirs = [0u32; 4];
+        let mut n = 0;
+        if self.rows >= 4 {
+            dirs[n] = 1;
+            n += 1;
+        }
+        if self.cols >= 4 {
+            dirs[n..n + 3].copy_from_slice(&[self.stride, self.stride + 1, self.stride - 1]);
+            n += 3;
+        }
+        dirs[..n].iter().any(|&d| {
+            let pairs = chips & (chips >> d);
+            pairs & (pairs >> (2 * d)) != 0
+        })
+    }
+}
+
+/// A position: the chips of the player to move and every chip, on a [`Shape`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    shape: Shape,
+    current: u64,
+    mask: u64,
+}
+
+impl Board {
+    /// The empty board of `shape`.
+    pub const fn new(shape: Shape) -> Board {
+        Board {
+            shape,
+            current: 0,
+            mask: 0,
+        }
+    }
+
+    /// The standard 7×6 position the judge's [`crate::fourow::Position`] describes.
+    pub fn from_standard(p: crate::fourow::Position) -> Board {
+        Board {
+            shape: Shape::STANDARD,
+            current: p.current(),
+            mask: p.mask(),
+        }
+    }
+
+    /// The board's shape.
+    pub const fn shape(self) -> Shape {
+        self.shape
+    }
+
+    /// Chips of the player to move.
+    pub const fn current(self) -> u64 {
+        self.current
+    }
+
+    /// Every chip.
+    pub const fn mask(self) -> u64 {
+        self.mask
+    }
+
+    /// Number of chips, which is the number of moves played.
+    pub const fn moves(self) -> u32 {
+        self.mask.count_ones()
+    }
+
+    /// The player to move: the first player after an even number of moves.
+    pub const fn to_move(self) -> Player {
+        position::mover(self.moves())
+    }
+
+    /// The chips of one player; [`Player::X`] is the first player.
+    pub const fn chips(self, p: Player) -> u64 {
+        position::chips_of(p, self.current, self.mask)
+    }
+
+    /// A number unique to the position (on its shape): `current + mask + bottom`, as
+    /// [`crate::fourow::Position::key`].
+    #[inline]
+    pub const fn key(self) -> u64 {
+        self.current + self.mask + self.shape.bottom
+    }
+
+    /// Whether column `col` exists and has room.
+    pub const fn can_play(self, col: u32) -> bool {
+        col < self.shape.cols && self.mask & self.shape.cell(col, self.shape.rows - 1) == 0
+    }
+
+    /// The position after the player to move drops a chip into column `col`, which must be
+    /// playable ([`Board::can_play`]).
+    #[must_use]
+    #[inline]
+    pub const fn play(self, col: u32) -> Board {
+        self.play_cell((self.mask + (1 << (col * self.shape.stride))) & self.shape.column(col))
+    }
+
+    /// The position after the player to move takes `cell`, one bit of [`Board::playable`].
+    #[must_use]
+    #[inline]
+    pub const fn play_cell(self, cell: u64) -> Board {
+        Board {
+            shape: self.shape,
+            current: self.current ^ self.mask,
+            mask: self.mask | cell,
+        }
+    }
+
+    /// The lowest empty cell of every column that has one.
+    #[inline]
+    pub const fn playable(self) -> u64 {
+        (self.mask + self.shape.bottom) & self.shape.cells
+    }
+
+    /// Empty cells that would complete a four for the player to move.
+    #[inline]
+    pub fn own_threats(self) -> u64 {
+        self.shape.winning_cells(self.current, self.mask)
+    }
+
+    /// Empty cells that would complete a four for the player who moved last.
+    #[inline]
+    pub fn opponent_threats(self) -> u64 {
+        self.shape
+            .winning_cells(self.current ^ self.mask, self.mask)
+    }
+
+    /// Whether the player to move wins with its next chip.
+    #[inline]
+    pub fn can_win_now(self) -> bool {
+        self.own_threats() & self.playable() != 0
+    }
+
+    /// Whether dropping a chip into `col` (playable) makes four for the player to move.
+    pub fn wins_with(self, col: u32) -> bool {
+        self.own_threats() & self.playable() & self.shape.column(col) != 0
+    }
+
+    /// The playable cells after which the opponent cannot win at once: the only cell that
+    /// blocks an immediate threat if there is one, none if there are two, and never the cell
+    /// just under an opponent's threat. For a position where the player to move cannot win
+    /// with its next chip.
+    #[inline]
+    pub fn safe_moves(self) -> u64 {
+        let mut playable = self.playable();
+        let theirs = self.opponent_threats();
+        let forced = playable & theirs;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            playable = forced;
+        }
+        playable & !(theirs >> 1)
+    }
+
+    /// Whether the player who moved last has four in a line.
+    pub fn last_mover_won(self) -> bool {
+        self.shape.has_four(self.current ^ self.mask)
+    }
+
+    /// Whether every cell is taken.
+    pub const fn is_full(self) -> bool {
+        self.mask == self.shape.cells
+    }
+
+    /// Where the game stands: won by the last mover, full, or open (never invalid).
+    pub fn verdict(self) -> Verdict {
+        if self.last_mover_won() {
+            Verdict::Won(self.to_move().other())
+        } else if self.is_full() {
+            Verdict::NoWinner
+        } else {
+            Verdict::NotOver
+        }
+    }
+}
+
+/// Why a string of moves is not a game on a board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// A character that is not a digit.
+    #[error("move {at} (`{ch}`) is not a column digit")]
+    NotADigit {
+        /// The move's place in the string, from 1.
+        at: usize,
+        /// The character.
+        ch: char,
+    },
+    /// A digit that names no column of the board.
+    #[error("move {at} (`{ch}`) names no column of a board with {cols} columns")]
+    NoSuchColumn {
+        /// The move's place in the string, from 1.
+        at: usize,
+        /// The character.
+        ch: char,
+        /// Columns of the board.
+        cols: u32,
+    },
+    /// A chip dropped into a full column.
+    #[error("move {at} (`{ch}`) drops a chip into a full column")]
+    FullColumn {
+        /// The move's place in the string, from 1.
+        at: usize,
+        /// The character.
+        ch: char,
+    },
+    /// A move after a four.
+    #[error("move {at} (`{ch}`) comes after the game was won")]
+    AfterWin {
+        /// The move's place in the string, from 1.
+        at: usize,
+        /// The character.
+        ch: char,
+    },
+}
+
+impl MoveError {
+    /// The offending move's place in the string, from 1.
+    pub fn at(self) -> usize {
+        match self {
+            MoveError::NotADigit { at, .. }
+            | MoveError::NoSuchColumn { at, .. }
+            | MoveError::FullColumn { at, .. }
+            | MoveError::AfterWin { at, .. } => at,
+        }
+    }
+}
+
+/// The position after `moves`, a string of 1-based column digits (the FOUROW notation), on
+/// `shape`; the first illegal move is named. The game must stop at its first four.
+pub fn parse_moves(moves: &str, shape: Shape) -> Result<Board, MoveError> {
+    let mut b = Board::new(shape);
+    let mut won = false;
+    for (i, ch) in moves.chars().enumerate() {
+        let at = i + 1;
+        let digit = ch.to_digit(10).ok_or(MoveError::NotADigit { at, ch })?;
+        if won {
+            return Err(MoveError::AfterWin { at, ch });
+        }
+        let cols = shape.cols;
+        if digit == 0 || digit > cols {
+            return Err(MoveError::NoSuchColumn { at, ch, cols });
+        }
+        if !b.can_play(digit - 1) {
+            return Err(MoveError::FullColumn { at, ch });
+        }
+        b = b.play(digit - 1);
+        won = b.last_mover_won();
+    }
+    Ok(b)
+}
+
+/// A game of `stones` random moves (uniform over the playable columns) in which nobody has
+/// made four, as 1-based column digits: the kind of position the solver benchmarks hold. A
+/// game that makes four is thrown away and replayed, so a board with too few cells for
+/// `stones` chips without a four never returns; `stones` must be at most the board's area.
+pub fn random_open_game(shape: Shape, stones: u32, rng: &mut impl rand::Rng) -> String {
+    use rand::RngExt;
+    assert!(
+        stones <= shape.area(),
+        "{stones} stones do not fit the board"
+    );
+    'replay: loop {
+        let mut b = Board::new(shape);
+        let mut moves = String::new();
+        for _ in 0..stones {
+            let open: Vec<u32> = (0..shape.cols).filter(|&c| b.can_play(c)).collect();
+            let col = open[rng.random_range(0..open.len())];
+            b = b.play(col);
+            if b.last_mover_won() {
+                continue 'replay;
+            }
+            moves.extend(char::from_digit(col + 1, 36));
+        }
+        return moves;
+    }
+}
+
+/// Why a line of a score file is malformed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// The moves are not a game on the board.
+    #[error("`{moves}`: {error}")]
+    Moves {
+        /// The moves as written.
+        moves: String,
+        /// The first illegal move.
+        error: MoveError,
+    },
+    /// The word after the moves is not an integer.
+    #[error("`{0}` is not a score (an integer)")]
+    Score(String),
+    /// More than two words, or words apart by something other than one space.
+    #[error("expected `MOVES` or `MOVES SCORE`, found `{0}`")]
+    Shape(String),
+}
+
+/// One line of the solver benchmarks' format, `MOVES` or `MOVES SCORE` (the line ending
+/// removed): the position and the expected score, if given.
+pub fn parse_line(line: &str, shape: Shape) -> Result<(Board, Option<i32>), LineError> {
+    let mut words = line.split(' ');
+    let moves = words.next().unwrap_or("");
+    let expected = match words.next() {
+        None => None,
+        Some(w) => Some(w.parse().map_err(|_| LineError::Score(w.to_string()))?),
+    };
+    if words.next().is_some() {
+        return Err(LineError::Shape(line.to_string()));
+    }
+    let board = parse_moves(moves, shape).map_err(|error| LineError::Moves {
+        moves: moves.to_string(),
+        error,
+    })?;
+    Ok((board, expected))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fourow::Position;
+
+    #[test]
+    fn standard_shape_matches_the_judges_layout() {
+        let s = Shape::STANDARD;
+        assert_eq!(s.cells, crate::fourow::position::BOARD);
+        assert_eq!(s.bottom, crate::fourow::position::BOTTOM);
+        let b = parse_moves("4453", s).unwrap();
+        let p = Position::from_moves(&[3, 3, 4, 2]).unwrap();
+        assert_eq!(Board::from_standard(p), b);
+        assert_eq!(b.key(), p.key());
+    }
+
+    #[test]
+    fn threats_and_safe_moves() {
+        let s = Shape::STANDARD;
+        // x on the bottom of columns 2, 3 and 4, and to move: both ends win.
+        let b = parse_moves("223344", s).unwrap();
+        assert!(b.can_win_now());
+        assert!(b.wins_with(0));
+        assert!(b.wins_with(4));
+        assert!(!b.wins_with(5));
+        // x on columns 1, 2 and 3, o to move: the one open end must be blocked.
+        let b = parse_moves("17273", s).unwrap();
+        assert_eq!(b.safe_moves(), s.cell(3, 0));
+        let b = parse_moves("27374", s).unwrap();
+        assert_eq!(b.safe_moves(), 0, "two open ends cannot both be blocked");
+    }
+
+    #[test]
+    fn illegal_moves_are_named() {
+        let s = Shape::STANDARD;
+        assert_eq!(
+            parse_moves("12a", s),
+            Err(MoveError::NotADigit { at: 3, ch: 'a' })
+        );
+        assert_eq!(
+            parse_moves("18", s),
+            Err(MoveError::NoSuchColumn {
+                at: 2,
+                ch: '8',
+                cols: 7
+            })
+        );
+        assert_eq!(
+            parse_moves("0", s),
+            Err(MoveError::NoSuchColumn {
+                at: 1,
+                ch: '0',
+                cols: 7
+            })
+        );
+        assert_eq!(
+            parse_moves("1111111", s),
+            Err(MoveError::FullColumn { at: 7, ch: '1' })
+        );
+        assert_eq!(
+            parse_moves("12121213", s),
+            Err(MoveError::AfterWin { at: 8, ch: '3' })
+        );
+        assert_eq!(
+            Shape::new(8, 8).unwrap_err(),
+            ShapeError { cols: 8, rows: 8 }
+        );
+        assert!(Shape::new(1, 63).is_ok());
+    }
+}

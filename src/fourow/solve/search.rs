@@ -1,0 +1,339 @@
+//! The search: negamax with alpha-beta pruning over [`Board`]s, a [`Table`] of proven bounds,
+//! moves ordered by the threats they make, and at the root a series of null-window probes
+//! that halve the range of possible scores until one is left.
+//!
+//! The search never plays a move that lets the opponent win at once (see
+//! [`Board::safe_moves`]), which prunes most of the tree near the end of a game; and it bounds
+//! every score by what is still possible from the number of chips on the board, which closes
+//! windows before any move is tried. Null windows cut more than wide ones, and probes around
+//! 0 first settle the outcome (win, draw or loss), which is the cheapest question.
+
+use super::Score;
+use super::board::{Board, Shape};
+use super::table::Table;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A searcher with its transposition table, reusable from one position to the next (on the
+/// same board size the table keeps what it has proved).
+pub struct Solver {
+    table: Table,
+    shape: Option<Shape>,
+    /// Columns from the centre outwards: central columns take part in more lines, so trying
+    /// them first finds cut-offs sooner.
+    order: Vec<u32>,
+    area: i32,
+    nodes: u64,
+}
+
+/// The most columns a board can have with at least one row (64 bits, a spare bit a column).
+const MAX_COLS: usize = 32;
+
+impl Solver {
+    /// A searcher whose table takes about `table_bytes` bytes.
+    pub fn new(table_bytes: usize) -> Solver {
+        Solver {
+            table: Table::new(table_bytes),
+            shape: None,
+            order: Vec::new(),
+            area: 0,
+            nodes: 0,
+        }
+    }
+
+    /// Positions visited by the search since the searcher was made.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Switches to `shape`, forgetting the table if it held another board's positions (keys
+    /// are only unique within one shape).
+    fn prepare(&mut self, shape: Shape) {
+        if self.shape == Some(shape) {
+            return;
+        }
+        self.table.clear();
+        self.shape = Some(shape);
+        self.area = shape.area() as i32;
+        let cols = shape.cols();
+        self.order = (0..cols)
+            .map(|i| {
+                // 0, -1, +1, -2, +2, ... around the centre (the left one of two centres).
+                let step = (i as i32 + 1) / 2;
+                let side = if i % 2 == 1 { -1 } else { 1 };
+                ((cols as i32 - 1) / 2 + side * step) as u32
+            })
+            .filter(|&c| c < cols)
+            .collect();
+        // With an even number of columns the walk above leaves the rightmost one out.
+        for c in 0..cols {
+            if !self.order.contains(&c) {
+                self.order.push(c);
+            }
+        }
+    }
+
+    /// The exact score of `b` for the player to move. A position whose last move made four is
+    /// lost (its score is the winner's, negated); a full board is a draw.
+    pub fn solve(&mut self, b: Board) -> Score {
+        self.prepare(b.shape());
+        let cells = b.shape().area();
+        let n = b.moves();
+        if b.last_mover_won() {
+            return Score::win_at(cells, n - 1).flip();
+        }
+        if b.is_full() {
+            return Score::DRAW;
+        }
+        if b.can_win_now() {
+            return Score::win_at(cells, n);
+        }
+        let n = n as i32;
+        let mut min = -(self.area - n) / 2;
+        let mut max = (self.area + 1 - n) / 2;
+        while min < max {
+            // Probe the middle of the range, but nearer 0 while the range spans it: the sign
+            // is cheap to learn and halves the range just as well.
+            let mut probe = min + (max - min) / 2;
+            if probe <= 0 && min / 2 < probe {
+                probe = min / 2;
+            } else if probe >= 0 && max / 2 > probe {
+                probe = max / 2;
+            }
+            let r = self.negamax(b, probe, probe + 1);
+            if r <= probe {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        Score(min)
+    }
+
+    /// The score of `b` if the player to move drops a chip into `col` (playable), from the
+    /// side of the player to move in `b`.
+    pub fn score_move(&mut self, b: Board, col: u32) -> Score {
+        if b.wins_with(col) {
+            Score::win_at(b.shape().area(), b.moves())
+        } else {
+            self.solve(b.play(col)).flip()
+        }
+    }
+
+    /// Whether the score of `b` is at most `v` (one null-window probe rather than a solve).
+    pub fn at_most(&mut self, b: Board, v: Score) -> bool {
+        self.prepare(b.shape());
+        if b.last_mover_won() || b.is_full() || b.can_win_now() {
+            return self.solve(b) <= v;
+        }
+        self.negamax(b, v.0, v.0 + 1) <= v.0
+    }
+
+    /// A line of perfect play from `b`, whose score is `score`, to the end of the game: at each
+    /// step the leftmost column that keeps the score.
+    pub fn principal_variation(&mut self, mut b: Board, mut score: Score) -> Vec<u32> {
+        let mut line = Vec::new();
+        while !b.last_mover_won() && !b.is_full() {
+            let cells = b.shape().area();
+            let next = (0..b.shape().cols()).filter(|&c| b.can_play(c)).find(|&c| {
+                if b.wins_with(c) {
+                    Score::win_at(cells, b.moves()) == score
+                } else {
+                    // Every child scores at least -score; the best ones exactly that.
+                    self.at_most(b.play(c), score.flip())
+                }
+            });
+            let Some(col) = next else {
+                debug_assert!(false, "no move keeps the score {score}");
+                break;
+            };
+            line.push(col);
+            b = b.play(col);
+            score = score.flip();
+        }
+        line
+    }
+
+    /// Negamax with alpha-beta pruning on a position where the player to move cannot win with
+    /// its next chip. The result `r` is exact inside the window; `r <= alpha` means the score
+    /// is at most `r`, and `r >= beta` that it is at least `r`.
+    fn negamax(&mut self, b: Board, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let n = b.moves() as i32;
+        let safe = b.safe_moves();
+        if safe == 0 {
+            // Every move lets the opponent win with the next chip.
+            return -(self.area - n) / 2;
+        }
+        if n >= self.area - 2 {
+            // Two cells left at most, neither side able to make four with them.
+            return 0;
+        }
+        // The opponent cannot win with its next chip, nor we with this one.
+        let floor = -(self.area - 2 - n) / 2;
+        let ceiling = (self.area - 1 - n) / 2;
+        let key = b.key();
+        let (lower, upper) = match self.table.get(key) {
+            Some((lo, hi)) => (floor.max(lo), ceiling.min(hi)),
+            None => (floor, ceiling),
+        };
+        if lower >= beta {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+        if alpha >= beta {
+            return alpha;
+        }
+        let first_alpha = alpha;
+
+        let shape = b.shape();
+        let mut moves = [(0u32, 0u64); MAX_COLS];
+        let mut len = 0;
+        for &col in &self.order {
+            let cell = safe & shape.column(col);
+            if cell == 0 {
+                continue;
+            }
+            // Threats the move leaves us: the more, the likelier it is best.
+            let threats = shape
+                .winning_cells(b.current() | cell, b.mask() | cell)
+                .count_ones();
+            let mut i = len;
+            while i > 0 && moves[i - 1].0 < threats {
+                moves[i] = moves[i - 1];
+                i -= 1;
+            }
+            moves[i] = (threats, cell);
+            len += 1;
+        }
+
+        for &(_, cell) in &moves[..len] {
+            let r = -self.negamax(b.play_cell(cell), -beta, -alpha);
+            if r >= beta {
+                self.table.put(key, r, ceiling);
+                return r;
+            }
+            alpha = alpha.max(r);
+        }
+        if alpha > first_alpha {
+            self.table.put(key, alpha, alpha);
+        } else {
+            self.table.put(key, floor, alpha);
+        }
+        alpha
+    }
+}
+
+/// Everything `fourow explain` tells about a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The score of the position.
+    pub score: Score,
+    /// The score of each legal column (0-based), left to right; none once the game is over.
+    pub moves: Vec<(u32, Score)>,
+    /// A line of perfect play to the end of the game (0-based columns).
+    pub variation: Vec<u32>,
+    /// Positions searched, over all threads.
+    pub nodes: u64,
+}
+
+/// Scores every legal column of `b` and finds a principal variation, the columns shared out
+/// among `threads` searchers with `table_bytes` of table in all; `done` hears of each column
+/// as it is scored. The result does not depend on `threads` (but the node count does).
+pub fn analyze(
+    b: Board,
+    threads: usize,
+    table_bytes: usize,
+    done: &(dyn Fn(u32, Score) + Sync),
+) -> Analysis {
+    let threads = threads.max(1);
+    let mut first = Solver::new(table_bytes / threads);
+    first.prepare(b.shape());
+    let over = b.last_mover_won() || b.is_full();
+    let columns: Vec<u32> = if over {
+        Vec::new()
+    } else {
+        first
+            .order
+            .iter()
+            .copied()
+            .filter(|&c| b.can_play(c))
+            .collect()
+    };
+    let next = AtomicUsize::new(0);
+    let scores = Mutex::new(Vec::new());
+    let work = |solver: &mut Solver| {
+        while let Some(&col) = columns.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let s = solver.score_move(b, col);
+            done(col, s);
+            scores
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((col, s));
+        }
+    };
+    let helpers = threads.min(columns.len()).saturating_sub(1);
+    let nodes = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..helpers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut s = Solver::new(table_bytes / threads);
+                    work(&mut s);
+                    s.nodes()
+                })
+            })
+            .collect();
+        work(&mut first);
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a search thread panicked"))
+            .sum::<u64>()
+    });
+    let mut moves = scores.into_inner().unwrap_or_else(|e| e.into_inner());
+    moves.sort_unstable();
+    let score = match moves.iter().map(|&(_, s)| s).max() {
+        Some(best) => best,
+        None => first.solve(b),
+    };
+    let variation = first.principal_variation(b, score);
+    Analysis {
+        score,
+        moves,
+        variation,
+        nodes: nodes + first.nodes(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fourow::solve::parse_moves;
+
+    #[test]
+    fn centre_first_order() {
+        let mut s = Solver::new(0);
+        s.prepare(Shape::STANDARD);
+        assert_eq!(s.order, [3, 2, 4, 1, 5, 0, 6]);
+        s.prepare(Shape::new(4, 4).unwrap());
+        assert_eq!(s.order, [1, 0, 2, 3]);
+    }
+
+    #[test]
+    fn immediate_wins_and_losses() {
+        let mut s = Solver::new(1 << 20);
+        let shape = Shape::STANDARD;
+        // x to move with three on the bottom row and an open end: wins with chip 7.
+        let b = parse_moves("223344", shape).unwrap();
+        assert_eq!(s.solve(b), Score((43 - 6) / 2));
+        // o to move, facing two open ends: x wins with its chip onto 6.
+        let b = parse_moves("27374", shape).unwrap();
+        assert_eq!(s.solve(b), Score((43 - 6) / 2).flip());
+        // A game already won counts as lost for the side to move.
+        let b = parse_moves("1212121", shape).unwrap();
+        assert_eq!(s.solve(b), Score((43 - 6) / 2).flip());
+    }
+}

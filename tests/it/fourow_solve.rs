@@ -1,0 +1,440 @@
+//! The search for perfect play (`tomek::fourow::solve`, `fourow explain`, `fourow score`)
+//! held to a plain minimax written here on a grid of cells: no bitboards, no table, no
+//! pruning, no shortcuts. It is exponential, so it only judges positions with few empty
+//! cells, or small boards through a memo of exact values.
+
+use crate::harness::tomek;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+use std::io::Write;
+use tomek::fourow::solve::{Board, Score, Shape, Solver, parse_line, parse_moves};
+
+/// A board as rows of cells: 0 empty, 1 the first player, 2 the second.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Grid {
+    cols: usize,
+    rows: usize,
+    cells: Vec<u8>,
+    heights: Vec<usize>,
+    played: usize,
+}
+
+impl Grid {
+    fn new(cols: usize, rows: usize) -> Grid {
+        Grid {
+            cols,
+            rows,
+            cells: vec![0; cols * rows],
+            heights: vec![0; cols],
+            played: 0,
+        }
+    }
+
+    fn from_moves(moves: &str, cols: usize, rows: usize) -> Grid {
+        let mut g = Grid::new(cols, rows);
+        for c in moves.bytes() {
+            g.drop_chip(usize::from(c - b'1'));
+        }
+        g
+    }
+
+    fn at(&self, col: isize, row: isize) -> Option<u8> {
+        (col >= 0 && row >= 0 && (col as usize) < self.cols && (row as usize) < self.rows)
+            .then(|| self.cells[row as usize * self.cols + col as usize])
+    }
+
+    /// Drops the mover's chip into `col`; true when it makes four in a line.
+    fn drop_chip(&mut self, col: usize) -> bool {
+        let row = self.heights[col];
+        let who = 1 + (self.played % 2) as u8;
+        self.cells[row * self.cols + col] = who;
+        self.heights[col] += 1;
+        self.played += 1;
+        let (c, r) = (col as isize, row as isize);
+        [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
+            let run = |sign: isize| {
+                (1..4)
+                    .take_while(|&k| self.at(c + sign * k * dc, r + sign * k * dr) == Some(who))
+                    .count()
+            };
+            1 + run(1) + run(-1) >= 4
+        })
+    }
+
+    fn undo(&mut self, col: usize) {
+        self.heights[col] -= 1;
+        self.cells[self.heights[col] * self.cols + col] = 0;
+        self.played -= 1;
+    }
+
+    fn area(&self) -> usize {
+        self.cols * self.rows
+    }
+
+    /// The score of an open position by full minimax: every move, to the end of the game.
+    /// With a memo of every position met, fast enough for whole small boards.
+    fn minimax(&mut self, mut memo: Option<&mut HashMap<Vec<u8>, i32>>) -> i32 {
+        if self.played == self.area() {
+            return 0;
+        }
+        if let Some(&v) = memo.as_ref().and_then(|m| m.get(&self.cells)) {
+            return v;
+        }
+        let mut best = i32::MIN;
+        for col in 0..self.cols {
+            if self.heights[col] == self.rows {
+                continue;
+            }
+            let before = self.played;
+            let v = if self.drop_chip(col) {
+                ((self.area() + 1 - before) / 2) as i32
+            } else {
+                -self.minimax(memo.as_deref_mut())
+            };
+            self.undo(col);
+            best = best.max(v);
+        }
+        if let Some(m) = memo {
+            m.insert(self.cells.clone(), best);
+        }
+        best
+    }
+}
+
+/// A seeded random game of `stones` moves on the board that nobody has won, as digits.
+fn random_open_game(rng: &mut ChaCha8Rng, shape: Shape, stones: u32) -> String {
+    tomek::fourow::solve::random_open_game(shape, stones, rng)
+}
+
+fn shape(cols: u32, rows: u32) -> Shape {
+    Shape::new(cols, rows).expect("the board fits")
+}
+
+/// Every open position of `stones` moves on the board, once each, as move strings.
+fn every_open_position(shape: Shape, stones: u32) -> Vec<String> {
+    let mut layer: HashMap<u64, String> = HashMap::from([(Board::new(shape).key(), String::new())]);
+    for _ in 0..stones {
+        let mut next = HashMap::new();
+        for moves in layer.values() {
+            let b = parse_moves(moves, shape).expect("legal");
+            for col in (0..shape.cols()).filter(|&c| b.can_play(c)) {
+                let child = b.play(col);
+                if !child.last_mover_won() {
+                    let mut m = moves.clone();
+                    m.push(char::from_digit(col + 1, 10).expect("a digit"));
+                    next.entry(child.key()).or_insert(m);
+                }
+            }
+        }
+        layer = next;
+    }
+    let mut all: Vec<String> = layer.into_values().collect();
+    all.sort();
+    all
+}
+
+/// The search and the plain minimax agree on each position (and the search's table, kept
+/// from one position to the next, never leaks a wrong bound).
+fn agree(positions: &[String], cols: u32, rows: u32) {
+    let shape = shape(cols, rows);
+    let mut solver = Solver::new(16 << 20);
+    for moves in positions {
+        let b = parse_moves(moves, shape).expect("legal");
+        let plain = Grid::from_moves(moves, cols as usize, rows as usize).minimax(None);
+        assert_eq!(solver.solve(b), Score(plain), "{cols}×{rows} `{moves}`");
+    }
+}
+
+#[test]
+fn every_4x4_position_of_six_stones_scores_as_plain_minimax_says() {
+    let positions = every_open_position(shape(4, 4), 6);
+    assert!(positions.len() > 500, "{} positions", positions.len());
+    agree(&positions, 4, 4);
+}
+
+#[test]
+fn random_positions_of_small_boards_score_as_plain_minimax_says() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    for (cols, rows, stones) in [(5, 4, 10), (4, 5, 10), (6, 4, 14), (5, 5, 15), (4, 6, 14)] {
+        let positions: Vec<String> = (0..60)
+            .map(|_| random_open_game(&mut rng, shape(cols, rows), stones))
+            .collect();
+        agree(&positions, cols, rows);
+    }
+}
+
+#[test]
+fn random_7x6_end_positions_score_as_plain_minimax_says() {
+    let mut rng = ChaCha8Rng::seed_from_u64(42);
+    for stones in [33, 34, 35, 36, 38, 40] {
+        let positions: Vec<String> = (0..25)
+            .map(|_| random_open_game(&mut rng, Shape::STANDARD, stones))
+            .collect();
+        agree(&positions, 7, 6);
+    }
+}
+
+#[test]
+fn empty_small_boards_score_as_a_memoized_minimax_says() {
+    for (cols, rows) in [(4, 4), (5, 4), (4, 5)] {
+        let mut memo = HashMap::new();
+        let exact = Grid::new(cols as usize, rows as usize).minimax(Some(&mut memo));
+        let b = Board::new(shape(cols, rows));
+        assert_eq!(
+            Solver::new(16 << 20).solve(b),
+            Score(exact),
+            "{cols}×{rows}"
+        );
+        // Each first move too, through the analysis that `explain` prints.
+        let a = tomek::fourow::solve::analyze(b, 2, 16 << 20, &|_, _| {});
+        for (col, s) in a.moves {
+            let mut g = Grid::new(cols as usize, rows as usize);
+            g.drop_chip(col as usize);
+            assert_eq!(
+                s,
+                Score(-g.minimax(Some(&mut memo))),
+                "{cols}×{rows} column {col}"
+            );
+        }
+    }
+}
+
+#[test]
+fn principal_variations_keep_the_score_to_the_end() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for (cols, rows, stones) in [(7, 6, 30), (5, 4, 4), (6, 4, 8)] {
+        let shape = shape(cols, rows);
+        for _ in 0..10 {
+            let moves = random_open_game(&mut rng, shape, stones);
+            let b = parse_moves(&moves, shape).expect("legal");
+            let a = tomek::fourow::solve::analyze(b, 1, 16 << 20, &|_, _| {});
+            assert_eq!(
+                a.variation.len() as u32,
+                a.score.distance(b.moves(), shape.area())
+            );
+            let mut end = b;
+            for &c in &a.variation {
+                end = end.play(c);
+            }
+            let over = end.last_mover_won() || end.is_full();
+            assert!(over, "`{moves}`: the line stops before the game ends");
+            // Replayed, the line ends as the score says: the winner moves last.
+            let expected = match a.score.0.signum() {
+                0 => !end.last_mover_won(),
+                1 => end.last_mover_won() && end.to_move() != b.to_move(),
+                _ => end.last_mover_won() && end.to_move() == b.to_move(),
+            };
+            assert!(expected, "`{moves}`: the line does not end as scored");
+        }
+    }
+}
+
+#[test]
+fn ten_thousand_mutated_lines_never_panic_and_errors_name_a_move_inside_the_line() {
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    let alphabet = b"0123456789 -x\r\t8";
+    for _ in 0..10_000 {
+        let stones = rng.random_range(0..20);
+        let mut line = random_open_game(&mut rng, Shape::STANDARD, stones).into_bytes();
+        if rng.random_range(0..2) == 0 {
+            line.extend(format!(" {}", rng.random_range(-30..30)).bytes());
+        }
+        for _ in 0..rng.random_range(0..4) {
+            let at = rng.random_range(0..=line.len());
+            match rng.random_range(0..3) {
+                0 => line.insert(at, alphabet[rng.random_range(0..alphabet.len())]),
+                1 if at < line.len() => {
+                    line.remove(at);
+                }
+                _ => line.insert(at, b'1' + rng.random_range(0..7)),
+            }
+        }
+        let text = String::from_utf8(line).expect("ASCII");
+        if let Err(tomek::fourow::solve::LineError::Moves { moves, error }) =
+            parse_line(&text, Shape::STANDARD)
+        {
+            assert!(
+                (1..=moves.chars().count()).contains(&error.at()),
+                "{text:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn explain_json_matches_plain_minimax_column_by_column() {
+    let moves = &late_game();
+    let out = tomek()
+        .args(["--quiet", "fourow", "explain", moves, "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let doc: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+    let mut g = Grid::from_moves(moves, 7, 6);
+    assert_eq!(doc["score"], g.minimax(None));
+    let b = parse_moves(moves, Shape::STANDARD).unwrap();
+    let score = Score(g.minimax(None));
+    let open = (0..7).filter(|&c| b.can_play(c)).count();
+    assert_eq!(doc["outcome"], score.outcome().to_string());
+    assert_eq!(doc["distance"], score.distance(b.moves(), 42));
+    let columns = doc["moves"].as_array().expect("a list of columns");
+    assert_eq!(columns.len(), open);
+    for m in columns {
+        let col = m["column"].as_u64().expect("a column") as usize;
+        let mut child = Grid::from_moves(moves, 7, 6);
+        let wins = child.drop_chip(col - 1);
+        let expected = if wins {
+            (43 - 30) / 2
+        } else {
+            -child.minimax(None)
+        };
+        assert_eq!(m["score"], expected, "column {col}");
+    }
+}
+
+#[test]
+fn explain_names_the_illegal_move_and_exits_2() {
+    for (moves, named) in [
+        ("12a4", "move 3 (`a`) is not a column digit"),
+        ("18", "move 2 (`8`) names no column"),
+        ("1111111", "move 7 (`1`) drops a chip into a full column"),
+        ("12121213", "move 8 (`3`) comes after the game was won"),
+    ] {
+        tomek()
+            .args(["--quiet", "fourow", "explain", moves])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(named));
+    }
+    tomek()
+        .args([
+            "--quiet", "fourow", "explain", "5", "--cols", "4", "--rows", "4",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("move 1 (`5`)"));
+}
+
+#[test]
+fn explain_shows_board_verdict_score_columns_and_a_line() {
+    let out = crate::harness::stdout_of(&["fourow", "explain", "1212121"]);
+    assert!(
+        out.contains("The game is over. The first player won."),
+        "{out}"
+    );
+    let out = crate::harness::stdout_of(&["fourow", "explain", "", "--cols", "4", "--rows", "4"]);
+    for part in [
+        "....\n....\n....\n....\n1234\n",
+        "The first player is to move.",
+        "Score 0: draw in 16 plies.",
+        "Best play: ",
+    ] {
+        assert!(out.contains(part), "missing {part:?} in\n{out}");
+    }
+}
+
+/// An open 7×6 position of 30 chips, the same on every run.
+fn late_game() -> String {
+    random_open_game(&mut ChaCha8Rng::seed_from_u64(5), Shape::STANDARD, 30)
+}
+
+/// A score file in a temporary directory.
+fn score_file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().expect("a temporary file");
+    f.write_all(text.as_bytes()).expect("written");
+    f
+}
+
+#[test]
+fn score_prints_each_line_and_counts_mismatches() {
+    let moves = &late_game();
+    let right = Grid::from_moves(moves, 7, 6).minimax(None);
+    let f = score_file(&format!("{moves} {right}\n1212123\n"));
+    let path = f.path().to_str().expect("UTF-8 path");
+    let out = crate::harness::stdout_of(&["fourow", "score", path]);
+    assert_eq!(out, format!("{moves} {right}\n1212123 18\n"));
+    let two = crate::harness::stdout_of(&["fourow", "score", path, "--threads", "2"]);
+    assert_eq!(two, out, "the thread count changes nothing");
+    let timed = crate::harness::stdout_of(&["fourow", "score", path, "--timing"]);
+    assert_eq!(timed.lines().next().unwrap().split(' ').count(), 4);
+
+    let f = score_file(&format!("{moves} {}\n", right + 1));
+    tomek()
+        .args(["--quiet", "fourow", "score"])
+        .arg(f.path())
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(":1: `"))
+        .stderr(predicates::str::contains("1 positions, 1 mismatches"));
+}
+
+#[test]
+fn score_names_the_file_and_line_of_a_bad_line_and_exits_2() {
+    for (text, named) in [
+        ("44\n4x\n", ":2: `4x`: move 2 (`x`) is not a column digit"),
+        ("44 1\n44 one\n", ":2: `one` is not a score"),
+        ("4 1 2\n", ":1: expected `MOVES` or `MOVES SCORE`"),
+        ("1111111\n", ":1: `1111111`: move 7"),
+    ] {
+        let f = score_file(text);
+        let name = f.path().display().to_string();
+        tomek()
+            .args(["--quiet", "fourow", "score"])
+            .arg(f.path())
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!("{name}{named}")));
+    }
+}
+
+/// The lines of a committed test set (scripts/fourow-positions.sh): moves and score.
+fn test_set(band: &str) -> Vec<(String, i32)> {
+    let path = crate::harness::project(&format!("tests/data/fourow/{band}.txt"));
+    let text = String::from_utf8(crate::harness::read(&path)).expect("UTF-8");
+    text.lines()
+        .map(|l| {
+            let (moves, score) = l.split_once(' ').expect("MOVES SCORE");
+            (moves.to_string(), score.parse().expect("a score"))
+        })
+        .collect()
+}
+
+#[test]
+fn committed_end_and_middle_sets_score_as_recorded() {
+    for band in ["end", "middle"] {
+        let path = crate::harness::project(&format!("tests/data/fourow/{band}.txt"));
+        tomek()
+            .args(["--quiet", "fourow", "score"])
+            .arg(&path)
+            .assert()
+            .success()
+            .stderr(predicates::str::contains(" 0 mismatches"));
+    }
+}
+
+#[test]
+fn committed_end_set_agrees_with_plain_minimax_where_it_is_cheap() {
+    let mut checked = 0;
+    for (moves, score) in test_set("end") {
+        if moves.len() >= 33 {
+            assert_eq!(
+                Grid::from_moves(&moves, 7, 6).minimax(None),
+                score,
+                "`{moves}`"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "only {checked} positions checked");
+}
+
+#[test]
+fn empty_small_boards_have_the_published_outcomes() {
+    for (cols, rows, sign) in crate::published::FOUROW_OUTCOMES {
+        let s = Solver::new(16 << 20).solve(Board::new(shape(cols, rows)));
+        assert_eq!(s.0.signum(), sign, "{cols}×{rows} scores {s}");
+    }
+}
