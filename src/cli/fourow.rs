@@ -975,7 +975,10 @@ fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
             String::new(),
         ),
         None => {
-            let (bytes, name) = read_input(args.input.as_deref())?;
+            let (mut src, name) = open(args.input.as_deref())?;
+            let mut bytes = Vec::new();
+            src.read_to_end(&mut bytes)
+                .with_context(|| format!("cannot read {name}"))?;
             (read_queries(&bytes, &name, shape)?, name)
         }
     };
