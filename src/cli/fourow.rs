@@ -1033,11 +1033,12 @@ fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
     out!("{out}");
     let count = queries.len().max(1);
     eprintln!(
-        "{} positions, {mismatches} mismatches, mean {:.1} µs and {} nodes per position \
-         ({threads} threads)",
-        queries.len(),
+        "{}, {}, mean {:.1} µs and {} nodes per position ({})",
+        tomek::output::plural(queries.len() as u64, "position", "positions"),
+        tomek::output::plural(mismatches as u64, "mismatch", "mismatches"),
         time.as_secs_f64() * 1e6 / count as f64,
         grouped(u128::from(nodes) / count as u128),
+        tomek::output::plural(threads as u64, "thread", "threads"),
     );
     Ok(if mismatches > 0 {
         ExitCode::from(1)

@@ -368,7 +368,7 @@ fn score_prints_each_line_and_counts_mismatches() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains(":1: `"))
-        .stderr(predicates::str::contains("1 positions, 1 mismatches"));
+        .stderr(predicates::str::contains("1 position, 1 mismatch,"));
 }
 
 #[test]
