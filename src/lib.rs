@@ -11,6 +11,7 @@
 //!   the position counts;
 //! - [`package`]: both problems as Kattis problem packages, for judges;
 //! - [`interrupt`]: the one handler of Ctrl-C and `kill`, which removes unfinished files;
+//! - [`lines`]: reading text line by line in bounded memory, for the judges' readers;
 //! - [`output`]: files replaced atomically, the table/JSON/CSV formats, and the escaping of
 //!   input text echoed to a terminal.
 //!
@@ -40,6 +41,7 @@
 pub mod engine;
 pub mod fourow;
 pub mod interrupt;
+pub mod lines;
 pub mod outcome;
 pub mod output;
 pub mod package;

@@ -9,8 +9,9 @@
 //! stray space, a leading zero, an empty line, text after the last game) is an error in both
 //! modes, because test data with such quirks would break some correct solutions.
 
+use crate::lines::BoundedLines;
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
 
 /// The largest number of games in one input: the statement says `t < 100`.
 pub const MAX_GAMES: usize = 99;
@@ -252,9 +253,10 @@ impl Line {
     }
 }
 
-/// Reads lines from a source, holding at most [`KEEP`] bytes of each.
+/// Lines of the input, each held to [`KEEP`] bytes; past those only the first byte that is not
+/// a slot digit is noted.
 struct Lines<R> {
-    src: BufReader<R>,
+    inner: BoundedLines<R>,
     /// Lines read so far.
     number: usize,
 }
@@ -262,59 +264,28 @@ struct Lines<R> {
 impl<R: Read> Lines<R> {
     fn new(src: R) -> Lines<R> {
         Lines {
-            src: BufReader::with_capacity(1 << 16, src),
+            inner: BoundedLines::new(src, KEEP),
             number: 0,
         }
     }
 
     fn next(&mut self) -> io::Result<Option<Line>> {
-        let mut line = Line {
-            kept: Vec::new(),
-            len: 0,
-            bad: None,
-            last: None,
-            newline: false,
-        };
-        let mut any = false;
-        loop {
-            let buf = match self.src.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if buf.is_empty() {
-                break;
-            }
-            any = true;
-            let (content, used) = match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => (&buf[..i], i + 1),
-                None => (buf, buf.len()),
-            };
-            let room = KEEP.saturating_sub(line.kept.len()).min(content.len());
-            line.kept.extend_from_slice(&content[..room]);
-            if line.bad.is_none()
-                && let Some(i) = content[room..]
-                    .iter()
-                    .position(|b| !(b'1'..=b'7').contains(b))
+        let mut bad = None;
+        let read = self.inner.next_with(|at, rest| {
+            if bad.is_none()
+                && let Some(i) = rest.iter().position(|b| !(b'1'..=b'7').contains(b))
             {
-                line.bad = Some((line.len + room + i, content[room + i]));
+                bad = Some((at + i, rest[i]));
             }
-            if let Some(&b) = content.last() {
-                line.last = Some(b);
-            }
-            line.len += content.len();
-            let done = used > content.len();
-            self.src.consume(used);
-            if done {
-                line.newline = true;
-                break;
-            }
-        }
-        if !any {
-            return Ok(None);
-        }
-        self.number += 1;
-        Ok(Some(line))
+        })?;
+        self.number = self.inner.number() as usize;
+        Ok(read.map(|l| Line {
+            kept: l.kept,
+            len: l.len,
+            bad,
+            last: l.last,
+            newline: l.newline,
+        }))
     }
 }
 

@@ -23,11 +23,12 @@
 //!
 //! All three files are read as streams, a line at a time, so their size does not matter.
 
+use crate::lines::BoundedLines;
 use crate::outcome::Status;
 use crate::tictactoe::codejam::{CaseReader, Strictness};
 use crate::tictactoe::eval::{Evaluator, Table};
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
 
 /// The checker's verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,50 +84,27 @@ struct Line {
 
 /// A line reader that never holds more than [`KEEP`] bytes of a line.
 struct Lines<R> {
-    src: BufReader<R>,
-    number: u64,
+    inner: BoundedLines<R>,
 }
 
 impl<R: Read> Lines<R> {
     fn new(src: R) -> Lines<R> {
         Lines {
-            src: BufReader::with_capacity(1 << 16, src),
-            number: 0,
+            inner: BoundedLines::new(src, KEEP),
         }
     }
 
     fn next(&mut self) -> io::Result<Option<Line>> {
-        let mut text = Vec::new();
-        let mut long = false;
-        let mut any = false;
-        loop {
-            let buf = self.src.fill_buf()?;
-            if buf.is_empty() {
-                break;
-            }
-            any = true;
-            let (used, done) = match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (buf.len(), false),
-            };
-            let content = &buf[..if done { used - 1 } else { used }];
-            let room = KEEP.saturating_sub(text.len());
-            text.extend_from_slice(&content[..content.len().min(room)]);
-            long |= content.len() > room;
-            self.src.consume(used);
-            if done {
-                break;
-            }
-        }
-        if !any {
+        let Some(read) = self.inner.next_line()? else {
             return Ok(None);
-        }
-        self.number += 1;
+        };
+        let long = read.cut();
+        let mut text = read.kept;
         while matches!(text.last(), Some(b' ' | b'\t' | b'\r')) && !long {
             text.pop();
         }
         Ok(Some(Line {
-            number: self.number,
+            number: self.inner.number(),
             text,
             long,
         }))
