@@ -260,6 +260,39 @@ section_package() {
     record "tomek fourow package -o DIR (target < 2 s)" "$fourow_s" "$tomek_s"
 }
 
+# SQL over the state space (tomek query), against the statistics it must agree with, and
+# against DuckDB reading tomek's own Parquet export (from the virtual environment that
+# scripts/verify-export.sh makes; skipped with a message when it is missing). Targets: a
+# count over `status` within 1.5× `stats --only counts`; a query over value and games within
+# 2× the full `stats`; the export within 20 s and 1.5 GB; a GROUP BY over status and ply
+# within 2× DuckDB's time on the exported files.
+section_query() {
+    local dir="$WORK/export" py="$ROOT/target/verify-export/venv/bin/python" counts_s full_s
+    local draw_s value_s export_s bytes group_s duck_s
+    echo "== query: SQL over all 61,089,795 boards"
+    counts_s="$(best_time "$TOMEK" stats --quiet --only counts)"
+    draw_s="$(best_time "$TOMEK" query --quiet "SELECT count(*) FROM boards WHERE status = 'Draw'")"
+    record "query count(*) WHERE status (target ≤ 1.5×)" "$draw_s" "$counts_s"
+    full_s="$(best_time "$TOMEK" stats --quiet)"
+    value_s="$(best_time "$TOMEK" query --quiet \
+        "SELECT value, count(*), sum(games_x) FROM boards GROUP BY value")"
+    record "query value, games GROUP BY (target ≤ 2×)" "$value_s" "$full_s"
+    export_s="$(RUNS=1 best_time_fresh "$dir" "$TOMEK" export --quiet -o "$dir")"
+    bytes="$(du -sb "$dir" | cut -f1)"
+    echo "   export: $bytes bytes"
+    record "export, all columns (target ≤ 20 s)" "$export_s" "20"
+    group_s="$(best_time "$TOMEK" query --quiet \
+        "SELECT status, ply, count(*) FROM boards GROUP BY status, ply")"
+    if [[ -x "$py" ]] && "$py" -c 'import duckdb' 2>/dev/null; then
+        duck_s="$(best_time "$py" -c "import duckdb; duckdb.sql(\"SELECT status, ply, count(*) \
+FROM read_parquet('$dir/*/*.parquet') GROUP BY status, ply\").fetchall()")"
+        record "query GROUP BY status, ply vs DuckDB (≤ 2×)" "$group_s" "$duck_s"
+    else
+        echo "   DuckDB is not installed (run scripts/verify-export.sh first): skipped"
+        record "query GROUP BY status, ply" "$group_s" "$group_s"
+    fi
+}
+
 main() {
     local sections=("$@")
     if [[ ${#sections[@]} -eq 0 ]]; then

@@ -10,6 +10,8 @@
 //! - [`fourow`]: Four in a row: a bitboard position, the judge, input files, a generator and
 //!   the position counts;
 //! - [`package`]: both problems as Kattis problem packages, for judges;
+//! - [`sql`] (feature `sql`): SQL over every reachable board by Apache DataFusion, and the
+//!   boards exported as Parquet;
 //! - [`interrupt`]: the one handler of Ctrl-C and `kill`, which removes unfinished files;
 //! - [`lines`]: reading text line by line in bounded memory, for the judges' readers;
 //! - [`output`]: files replaced atomically, the table/JSON/CSV formats, and the escaping of
@@ -17,7 +19,7 @@
 //!
 //! The library draws nothing on the terminal: long work reports progress through callbacks,
 //! and the `tomek` command draws the bars. With `default-features = false` it builds without
-//! the command line's crates (clap, indicatif, anyhow).
+//! the command line's crates (clap, indicatif, anyhow) and the SQL engine.
 //!
 //! The engine counts classic tic-tac-toe (3×3, three in a row, no `T`): 5,478 reachable
 //! boards, 958 of them finished, and 255,168 complete games.
@@ -45,4 +47,6 @@ pub mod lines;
 pub mod outcome;
 pub mod output;
 pub mod package;
+#[cfg(feature = "sql")]
+pub mod sql;
 pub mod tictactoe;

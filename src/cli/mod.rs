@@ -24,11 +24,13 @@ mod check;
 mod completions;
 mod enumerate;
 mod explain;
+mod export;
 mod fourow;
 mod generate;
 mod package;
 mod plot;
 pub mod progress;
+mod query;
 mod solve;
 mod stats;
 mod validate;
@@ -78,6 +80,12 @@ pub enum Command {
     /// Everything about one board: status by each evaluator, reachability, perfect play with
     /// every move, move orders and games through it, symmetries.
     Explain(explain::Args),
+    /// Run one SQL statement over every reachable board (tables `boards` and `setups`; see
+    /// --schema), printed as a table, CSV, JSON or Parquet.
+    Query(query::Args),
+    /// Write every reachable board as Parquet files, one directory per setup (Hive layout),
+    /// for DuckDB, Polars, pandas and Spark.
+    Export(export::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
     /// Write the man pages of every command.
@@ -98,6 +106,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Fourow(a) => fourow::run(a),
         Command::Package(a) => package::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Query(a) => query::run(a),
+        Command::Export(a) => export::run(a),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => completions::man(a),
     }

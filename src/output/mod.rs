@@ -241,6 +241,90 @@ impl Drop for AtomicFile {
     }
 }
 
+/// A directory being written: its files go to a temporary sibling, which takes the target's
+/// place only when [`AtomicDir::commit`] is called. Dropped without a commit, the temporary
+/// directory is removed and the target is left as it was; an interrupt removes it too.
+pub struct AtomicDir {
+    target: PathBuf,
+    temp: PathBuf,
+    /// Where an existing directory steps aside during the commit.
+    old: PathBuf,
+    /// Whether an existing directory at the target is to be replaced.
+    replace: bool,
+    pending: bool,
+}
+
+impl AtomicDir {
+    /// Starts writing directory `target`, creating the directories that lead to it. With
+    /// `replace`, a directory already there is replaced at the commit; without, the commit
+    /// fails unless the target is missing or empty.
+    pub fn create(target: &Path, replace: bool) -> io::Result<AtomicDir> {
+        let name = target
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a directory path"))?
+            .to_string_lossy()
+            .into_owned();
+        let parent = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let pid = std::process::id();
+        let temp = parent.join(format!(".{name}.tmp-{pid}"));
+        let old = parent.join(format!(".{name}.old-{pid}"));
+        if temp.exists() {
+            fs::remove_dir_all(&temp)?;
+        }
+        create_parent(target)?;
+        create_temporary(&temp, |p| fs::create_dir(p))?;
+        Ok(AtomicDir {
+            target: target.to_path_buf(),
+            temp,
+            old,
+            replace,
+            pending: true,
+        })
+    }
+
+    /// Where the files go until the commit.
+    pub fn path(&self) -> &Path {
+        &self.temp
+    }
+
+    /// The directory that will be replaced.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Puts the directory in place. An existing one steps aside first and is removed after;
+    /// if the new one cannot take its place, the old one comes back.
+    pub fn commit(mut self) -> io::Result<()> {
+        let occupied = fs::read_dir(&self.target).is_ok_and(|mut d| d.next().is_some());
+        if occupied && self.replace {
+            fs::rename(&self.target, &self.old)?;
+            if let Err(e) = fs::rename(&self.temp, &self.target) {
+                let _ = fs::rename(&self.old, &self.target);
+                return Err(e);
+            }
+            fs::remove_dir_all(&self.old)?;
+        } else {
+            // rename(2) replaces a missing or empty directory in one step.
+            fs::rename(&self.temp, &self.target)?;
+        }
+        self.pending = false;
+        forget_temporary(&self.temp);
+        Ok(())
+    }
+}
+
+impl Drop for AtomicDir {
+    fn drop(&mut self) {
+        if self.pending {
+            let _ = fs::remove_dir_all(&self.temp);
+            forget_temporary(&self.temp);
+        }
+    }
+}
+
 /// Writes a whole file atomically.
 pub fn write_atomic(target: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
     let mut f = AtomicFile::create(target)?;

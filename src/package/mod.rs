@@ -113,26 +113,10 @@ impl Package {
     /// On any failure `dir` is left as it was and the temporary directory is removed.
     pub fn write_dir(&self, dir: &Path, force: bool) -> Result<(), PackageError> {
         let existing = check_target(dir, force)?;
-        let name = dir
-            .file_name()
-            .ok_or_else(|| PackageError::NotADirectory(dir.to_path_buf()))?
-            .to_string_lossy()
-            .into_owned();
-        let parent = match dir.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let pid = std::process::id();
-        let temp = parent.join(format!(".{name}.tmp-{pid}"));
-        let old = parent.join(format!(".{name}.old-{pid}"));
-        let guard = RemoveOnDrop(Some(temp.clone()));
-        if temp.exists() {
-            fs::remove_dir_all(&temp).map_err(io_at(&temp))?;
-        }
-        crate::output::create_parent(dir).map_err(io_at(&parent))?;
-        crate::output::create_temporary(&temp, |p| fs::create_dir(p)).map_err(io_at(&temp))?;
+        let out = crate::output::AtomicDir::create(dir, matches!(existing, Existing::Replace))
+            .map_err(io_at(dir))?;
         for (path, bytes) in &self.files {
-            let target = temp.join(path);
+            let target = out.path().join(path);
             if let Some(d) = target.parent() {
                 fs::create_dir_all(d).map_err(io_at(d))?;
             }
@@ -140,21 +124,7 @@ impl Package {
             f.write_all(bytes).map_err(io_at(&target))?;
             f.sync_all().map_err(io_at(&target))?;
         }
-        match existing {
-            Existing::Nothing => fs::rename(&temp, dir).map_err(io_at(dir))?,
-            Existing::Replace => {
-                // The old directory steps aside, the new one takes its place, then the old one
-                // goes; if the second rename fails, the old one comes back.
-                fs::rename(dir, &old).map_err(io_at(dir))?;
-                if let Err(e) = fs::rename(&temp, dir) {
-                    let _ = fs::rename(&old, dir);
-                    return Err(io_at(dir)(e));
-                }
-                fs::remove_dir_all(&old).map_err(io_at(&old))?;
-            }
-        }
-        guard.disarm();
-        Ok(())
+        out.commit().map_err(io_at(dir))
     }
 
     /// The package as a ZIP archive with its files at the root (`problem.yaml`, `data/`, ...),
@@ -248,25 +218,6 @@ fn check_target(dir: &Path, force: bool) -> Result<Existing, PackageError> {
     Ok(Existing::Replace)
 }
 
-/// Removes a temporary directory unless disarmed.
-struct RemoveOnDrop(Option<PathBuf>);
-
-impl RemoveOnDrop {
-    fn disarm(mut self) {
-        if let Some(p) = self.0.take() {
-            crate::output::forget_temporary(&p);
-        }
-    }
-}
-
-impl Drop for RemoveOnDrop {
-    fn drop(&mut self) {
-        if let Some(p) = self.0.take() {
-            let _ = fs::remove_dir_all(&p);
-            crate::output::forget_temporary(&p);
-        }
-    }
-}
 
 /// A YAML double-quoted string (the values written here are plain text).
 pub fn yaml_string(s: &str) -> String {

@@ -92,11 +92,11 @@ impl Value {
     }
 
     /// One byte for the tables of the backward pass: never 0 (which means "no value").
-    fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         1 + self.outcome as u8 * 17 + self.distance as u8
     }
 
-    fn from_code(c: u8) -> Value {
+    pub(crate) fn from_code(c: u8) -> Value {
         let c = c - 1;
         let outcome = [Outcome::Loss, Outcome::Draw, Outcome::Win][(c / 17) as usize];
         Value {
@@ -173,8 +173,8 @@ pub struct Orbit {
     pub group_order: usize,
     /// How many distinct boards the symmetries make of this one.
     pub size: usize,
-    /// The smallest of them by packed code ([`Board::pack`]), the orbit's representative in
-    /// the orbit counts of `stats`.
+    /// The one whose text sorts first (`.` < `O` < `T` < `X`, square by square): the `orbit`
+    /// column of `tomek query`.
     #[cfg_attr(
         feature = "serde",
         serde(serialize_with = "crate::tictactoe::board::serialize_line")
@@ -525,13 +525,13 @@ fn open_value(g: &Geometry, c: Board, mover: Player, index: &PlyIndex, next: &[u
 
 /// The orbit of `b` under `group`.
 pub fn orbit(b: Board, group: &[symmetry::Perm]) -> Orbit {
-    let mut images: Vec<u64> = group.iter().map(|p| p.board(b).pack()).collect();
+    let mut images: Vec<String> = group.iter().map(|p| p.board(b).to_line()).collect();
     images.sort_unstable();
     images.dedup();
     Orbit {
         group_order: group.len(),
         size: images.len(),
-        smallest: Board::unpack(images[0]),
+        smallest: Board::from_symbols(images[0].as_bytes()).expect("an image is a board"),
     }
 }
 

@@ -7,7 +7,8 @@
 //!
 //! The state space: [`rank`] (a dense index of each ply's boards), [`space`] (every reachable
 //! board of every setup, labelled by play), [`stats`] (counts, games, values, orbits),
-//! [`enumerate`] (the boards streamed in a fixed order), [`audit`] (the evaluators held to the
+//! [`enumerate`] (the boards streamed in a fixed order), [`table`] (every board as a row
+//! of columns, for SQL and Parquet), [`audit`] (the evaluators held to the
 //! labels), [`explain`] (everything about one board: reachability, perfect play, games through
 //! it, its orbit).
 //!
@@ -32,4 +33,5 @@ pub mod solver;
 pub mod space;
 pub mod stats;
 pub mod symmetry;
+pub mod table;
 pub mod validate;

@@ -218,6 +218,112 @@ pub fn canonical(b: Board, group: &[Perm]) -> Board {
     group.iter().map(|g| g.board(b)).min().unwrap_or(b)
 }
 
+/// Boards compared as their text reads: square by square in reading order, with the symbols
+/// in byte order (`.` < `O` < `T` < `X`), so that the smallest board of an orbit is the one
+/// whose text sorts first.
+///
+/// A board becomes a number with two bits a square and the first square highest, so numbers
+/// compare as texts do. A permutation moves whole two-bit fields, four squares to a byte, so it
+/// acts on that number through four byte tables: four look-ups an image.
+pub struct TextOrder {
+    /// Per permutation, per byte of the number: the image of that byte's four squares.
+    tables: Vec<[[u32; 256]; 4]>,
+    /// The squares of a byte of a mask spread to two-bit fields worth 1 (low byte, high byte).
+    spread: [[u32; 256]; 2],
+    cells: u32,
+}
+
+impl TextOrder {
+    /// The order of boards of `g` under `group`.
+    pub fn new(g: &Geometry, group: &[Perm]) -> TextOrder {
+        let field = |square: usize| 2 * (15 - square as u32);
+        let mut spread = [[0u32; 256]; 2];
+        for (half, table) in spread.iter_mut().enumerate() {
+            for (v, entry) in table.iter_mut().enumerate() {
+                for bit in 0..8 {
+                    if v >> bit & 1 == 1 {
+                        *entry |= 1 << field(half * 8 + bit);
+                    }
+                }
+            }
+        }
+        let tables = group
+            .iter()
+            .map(|p| {
+                let mut t = [[0u32; 256]; 4];
+                for (k, table) in t.iter_mut().enumerate() {
+                    for (v, entry) in table.iter_mut().enumerate() {
+                        for j in 0..4 {
+                            // Bits 8k + 2j of the number hold square 15 - 4k - j.
+                            let square = 15 - 4 * k - j;
+                            let symbol = (v >> (2 * j) & 3) as u32;
+                            if symbol != 0 && square < p.image.len() {
+                                *entry |= symbol << field(p.image[square] as usize);
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+        TextOrder {
+            tables,
+            spread,
+            cells: g.cells(),
+        }
+    }
+
+    fn spread(&self, m: u16) -> u32 {
+        self.spread[0][(m & 0xFF) as usize] | self.spread[1][(m >> 8) as usize]
+    }
+
+    /// The number of a board: its text, two bits a symbol (`.` 0, `O` 1, `T` 2, `X` 3).
+    #[inline]
+    pub fn code(&self, b: Board) -> u32 {
+        3 * self.spread(b.x) + self.spread(b.o) + 2 * self.spread(b.t)
+    }
+
+    /// The number of the board whose text sorts first in the orbit of `b`.
+    #[inline]
+    pub fn smallest_code(&self, b: Board) -> u32 {
+        let c = self.code(b);
+        let bytes = c.to_le_bytes().map(usize::from);
+        self.tables
+            .iter()
+            .map(|t| t[0][bytes[0]] | t[1][bytes[1]] | t[2][bytes[2]] | t[3][bytes[3]])
+            .min()
+            .unwrap_or(c)
+    }
+
+    /// Writes the text of a board number, one symbol a square, into `out`.
+    #[inline]
+    pub fn write_text(&self, code: u32, out: &mut [u8]) {
+        for (i, o) in out.iter_mut().enumerate().take(self.cells as usize) {
+            *o = b".OTX"[(code >> (2 * (15 - i)) & 3) as usize];
+        }
+    }
+
+    /// The board of a number.
+    pub fn board(&self, code: u32) -> Board {
+        let mut b = Board::default();
+        for i in 0..self.cells {
+            let bit = 1u16 << i;
+            match code >> (2 * (15 - i)) & 3 {
+                1 => b.o |= bit,
+                2 => b.t |= bit,
+                3 => b.x |= bit,
+                _ => {}
+            }
+        }
+        b
+    }
+
+    /// The board whose text sorts first in the orbit of `b`.
+    pub fn smallest(&self, b: Board) -> Board {
+        self.board(self.smallest_code(b))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +352,33 @@ mod tests {
                 let ab: Vec<u8> = (0..16).map(|s| b.image[a.image[s] as usize]).collect();
                 assert!(full.iter().any(|p| p.image == ab));
             }
+        }
+    }
+
+    #[test]
+    fn text_order_matches_the_texts() {
+        let g = Geometry::tomek();
+        let group = automorphisms(g);
+        let order = TextOrder::new(g, &group);
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let x = (rng & 0xFFFF) as u16;
+            let o = (rng >> 16) as u16 & !x;
+            let t = if rng >> 40 & 1 == 1 {
+                1u16 << (rng >> 48 & 15) & !(x | o)
+            } else {
+                0
+            };
+            let b = Board { x, o, t };
+            let mut text = [0u8; 16];
+            order.write_text(order.code(b), &mut text);
+            assert_eq!(std::str::from_utf8(&text).unwrap(), b.to_line());
+            assert_eq!(order.board(order.code(b)), b);
+            let smallest = group.iter().map(|p| p.board(b).to_line()).min().unwrap();
+            assert_eq!(order.smallest(b).to_line(), smallest);
         }
     }
 }

@@ -29,6 +29,14 @@ const PRINTING: &[&[&str]] = &[
     &["explain", "XX../.TO./OO.X/...."],
     &["explain", "XXXT..O.........", "--format", "json"],
     &["completions", "bash"],
+    &["query", "--schema"],
+    &[
+        "query", "--setup", "none", "--format", "csv", "SELECT board FROM boards",
+    ],
+    &[
+        "query", "--setup", "none", "--format", "json", "SELECT board FROM boards",
+    ],
+    &["query", "SELECT status, count(*) FROM boards GROUP BY status"],
 ];
 
 #[test]

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Exports every reachable board as Parquet (tomek export) and runs the questions of README's
+# "Ask your own question" section three ways: tomek's own SQL over the tables it computes,
+# DuckDB over the exported files, and Polars over them. Fails on any difference, and when
+# README shows an output that tomek does not print. DuckDB and Polars come from PyPI, in a
+# virtual environment under target/.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+work=target/verify-export
+venv="$work/venv"
+mkdir -p "$work"
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check duckdb polars
+
+cargo build --release --quiet
+tomek=target/release/tomek
+
+start=$(date +%s%N)
+"$tomek" export --quiet --force -o "$work/boards"
+end=$(date +%s%N)
+bytes=$(du -sb "$work/boards" | cut -f1)
+echo "export: $(((end - start) / 1000000)) ms, $bytes bytes in" \
+    "$(find "$work/boards" -name '*.parquet' | wc -l) files"
+
+"$venv/bin/python" scripts/verify_export.py "$tomek" "$work/boards" README.md

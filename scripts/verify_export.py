@@ -1,0 +1,141 @@
+"""Runs the questions of README's "Ask your own question" section three ways and fails on any
+difference: tomek's own SQL over the tables it computes (whose aligned output must also be the
+one README shows), DuckDB over the exported Parquet files, and Polars over the same files.
+
+Usage: verify_export.py TOMEK EXPORT_DIR README.md
+       verify_export.py --fill TOMEK README.md   (writes tomek's outputs into README)
+"""
+
+import csv
+import io
+import subprocess
+import sys
+import time
+
+
+
+def questions(readme):
+    """The (title, sql, shown output) triples of the section."""
+    text = open(readme, encoding="utf-8").read()
+    start = text.index("## Ask your own question")
+    end = text.find("\n## ", start + 1)
+    section = text[start : end if end != -1 else len(text)]
+    found = []
+    title = None
+    lines = section.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("### "):
+            title = line[4:].strip()
+        if line.strip() == "```sql" and title is not None:
+            j = lines.index("```", i + 1)
+            sql = "\n".join(lines[i + 1 : j])
+            k = j + 1
+            while lines[k].strip() == "":
+                k += 1
+            if lines[k].strip() != "```text":
+                raise SystemExit(f"README: question {title!r} has no ```text output after its SQL")
+            m = lines.index("```", k + 1)
+            shown = "\n".join(lines[k + 1 : m]) + "\n"
+            found.append((title, sql, shown))
+            title = None
+            i = m
+        i += 1
+    return found
+
+
+def norm(v):
+    """One cell as text, the same whoever computed it."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v)
+
+
+def tomek_rows(tomek, sql):
+    out = subprocess.run(
+        [tomek, "query", "--quiet", "--format", "csv", sql],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    rows = list(csv.reader(io.StringIO(out)))
+    return [[c if not _is_float(c) else f"{float(c):.6g}" for c in r] for r in rows[1:]]
+
+
+def _is_float(c):
+    if "." not in c:
+        return False
+    try:
+        float(c)
+        return True
+    except ValueError:
+        return False
+
+
+def fill(tomek, readme):
+    """Replaces each question's shown output with what tomek prints."""
+    text = open(readme, encoding="utf-8").read()
+    for title, sql, shown in questions(readme):
+        table = subprocess.run(
+            [tomek, "query", "--quiet", sql], check=True, capture_output=True, text=True
+        ).stdout
+        block = f"```sql\n{sql}\n```\n\n```text\n{shown}```"
+        if block not in text:
+            raise SystemExit(f"README: cannot find the blocks of {title!r}")
+        text = text.replace(block, f"```sql\n{sql}\n```\n\n```text\n{table}```", 1)
+        print(f"{title}: {len(table.splitlines()) - 1} rows")
+    open(readme, "w", encoding="utf-8").write(text)
+
+
+def main():
+    if sys.argv[1] == "--fill":
+        fill(sys.argv[2], sys.argv[3])
+        return
+    import duckdb
+    import polars as pl
+
+    tomek, export, readme = sys.argv[1:4]
+    files = f"{export}/*/*.parquet"
+    con = duckdb.connect()
+    con.execute(
+        f"CREATE VIEW boards AS SELECT * FROM read_parquet('{files}', hive_partitioning = true)"
+    )
+    frame = pl.scan_parquet(
+        f"{export}/**/*.parquet", hive_partitioning=True, hive_schema={"setup": pl.String}
+    )
+    ctx = pl.SQLContext(boards=frame)
+    qs = questions(readme)
+    if len(qs) < 10:
+        raise SystemExit(f"README: {len(qs)} questions, expected at least 10")
+    failures = 0
+    print(f"{'question':<60} {'rows':>5} {'tomek':>8} {'duckdb':>8} {'polars':>8}")
+    for title, sql, shown in qs:
+        t0 = time.time()
+        table = subprocess.run(
+            [tomek, "query", "--quiet", sql], check=True, capture_output=True, text=True
+        ).stdout
+        t_tomek = time.time() - t0
+        if table != shown:
+            print(f"README shows another output for {title!r}:\n{shown}\ntomek prints:\n{table}")
+            failures += 1
+        ours = tomek_rows(tomek, sql)
+        t0 = time.time()
+        theirs = [[norm(v) for v in r] for r in con.execute(sql).fetchall()]
+        t_duck = time.time() - t0
+        t0 = time.time()
+        polars = [[norm(v) for v in r] for r in ctx.execute(sql).collect().rows()]
+        t_polars = time.time() - t0
+        for name, rows in (("DuckDB", theirs), ("Polars", polars)):
+            if rows != ours:
+                print(f"{name} differs on {title!r}:\n  tomek: {ours[:5]}\n  {name}: {rows[:5]}")
+                failures += 1
+        print(f"{title[:60]:<60} {len(ours):>5} {t_tomek:>7.2f}s {t_duck:>7.2f}s {t_polars:>7.2f}s")
+    print(f"{len(qs)} questions, {failures} differences")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

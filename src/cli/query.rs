@@ -1,0 +1,176 @@
+use super::{GeometryArgs, SetupFilter};
+use anyhow::Context;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tomek::output::{AtomicFile, Table};
+use tomek::sql::{self, Limits, Session, output};
+
+/// How `query` writes its result.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum QueryFormat {
+    /// An aligned table for people.
+    #[default]
+    Table,
+    /// Comma-separated values with a header line.
+    Csv,
+    /// One JSON array of objects, one a row.
+    Json,
+    /// An Apache Parquet file (needs -o).
+    Parquet,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// One SQL statement (`-` reads it from standard input). Tables: `boards` (every
+    /// reachable board) and `setups`; see --schema.
+    #[arg(required_unless_present = "schema")]
+    pub sql: Option<String>,
+    /// Print every table and column with its meaning, and stop.
+    #[arg(long)]
+    pub schema: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = QueryFormat::Table)]
+    pub format: QueryFormat,
+    /// Write the result to this file (replaced atomically) instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Memory that sorts, joins and aggregations may hold, in bytes or with a K, M or G
+    /// suffix; a query needing more stops with the engine's message.
+    #[arg(long, default_value = "4G", value_parser = parse_bytes)]
+    pub memory: usize,
+    #[command(flatten)]
+    pub setup: SetupFilter,
+    #[command(flatten)]
+    pub geometry: GeometryArgs,
+}
+
+/// Parses `512M`, `4G`, `1048576`.
+pub fn parse_bytes(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => (&t[..i], t[i..].to_ascii_uppercase()),
+        None => (t, String::new()),
+    };
+    let shift = match unit.trim_end_matches("IB").trim_end_matches('B') {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        _ => return Err(format!("`{s}`: give bytes, or a number with K, M or G")),
+    };
+    let n: usize = digits
+        .parse()
+        .map_err(|_| format!("`{s}`: give bytes, or a number with K, M or G"))?;
+    n.checked_mul(1 << shift)
+        .filter(|&b| b >= 1 << 20)
+        .ok_or_else(|| format!("`{s}`: give at least 1M"))
+}
+
+/// Standard output that remembers whether its reader went away, so that a closed pipe ends the
+/// command quietly however deep in a writer the error surfaced.
+struct Stdout {
+    closed: Arc<AtomicBool>,
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        io::stdout().lock().write(buf).inspect_err(|e| self.note(e))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        io::stdout().lock().flush().inspect_err(|e| self.note(e))
+    }
+}
+
+impl Stdout {
+    fn note(&self, e: &io::Error) {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            self.closed.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+fn print_schema(format: QueryFormat) -> anyhow::Result<ExitCode> {
+    let mut t = Table::new(["table", "column", "type", "meaning"]);
+    for (table, column, ty, meaning) in sql::schema() {
+        t.push([table, column, &ty, meaning]);
+    }
+    match format {
+        QueryFormat::Table => out!("{}", t.render()),
+        QueryFormat::Csv => out!("{}", t.csv()),
+        QueryFormat::Json => {
+            let rows: Vec<serde_json::Value> = t
+                .rows
+                .iter()
+                .map(|r| {
+                    serde_json::json!({"table": r[0], "column": r[1], "type": r[2], "meaning": r[3]})
+                })
+                .collect();
+            outln!("{}", serde_json::to_string_pretty(&rows)?);
+        }
+        QueryFormat::Parquet => anyhow::bail!("--schema prints as a table, csv or json"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if a.schema {
+        return print_schema(a.format);
+    }
+    let mut text = a.sql.unwrap_or_default();
+    if text == "-" {
+        text.clear();
+        io::stdin()
+            .take(sql::MAX_STATEMENT as u64 + 1)
+            .read_to_string(&mut text)
+            .context("reading the statement from standard input")?;
+    }
+    let g = a.geometry.build()?;
+    let setups = a.setup.setups(&g)?;
+    let session = Session::new(&g, &setups, Limits { memory: a.memory })?;
+    let mut rows = session.query(&text)?;
+    let closed = Arc::new(AtomicBool::new(false));
+    let result = match (a.format, &a.output) {
+        (QueryFormat::Parquet, None) => {
+            anyhow::bail!("--format parquet writes a file: give it with -o FILE")
+        }
+        (QueryFormat::Parquet, Some(path)) => output::parquet(&mut rows, path).map(|_| ()),
+        (QueryFormat::Table, target) => output::table(&mut rows).and_then(|t| {
+            let text = t.render();
+            match target {
+                Some(path) => tomek::output::write_atomic(path, text.as_bytes())?,
+                None => Stdout {
+                    closed: closed.clone(),
+                }
+                .write_all(text.as_bytes())?,
+            }
+            Ok(())
+        }),
+        (format, Some(path)) => {
+            let mut file = AtomicFile::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            let r = match format {
+                QueryFormat::Csv => output::csv(&mut rows, &mut file),
+                _ => output::json(&mut rows, &mut file),
+            };
+            r.and_then(|_| Ok(file.commit()?))
+        }
+        (format, None) => {
+            let out = io::BufWriter::new(Stdout {
+                closed: closed.clone(),
+            });
+            let r = match format {
+                QueryFormat::Csv => output::csv(&mut rows, out),
+                _ => output::json(&mut rows, out),
+            };
+            r.map(|_| ())
+        }
+    };
+    match result {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(_) if closed.load(Ordering::Relaxed) => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e.into()),
+    }
+}

@@ -1,0 +1,368 @@
+//! `tomek query` and `tomek export`: SQL answers held to `stats` and `explain`, which compute
+//! the same figures another way; bad statements refused with exit 2; fuzzed statements never
+//! panic; the export readable as one table.
+
+use crate::harness::{stdout_of, tomek};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use tomek::sql::{Limits, Session};
+use tomek::tictactoe::rules::Geometry;
+
+/// CSV rows of a query, header left out.
+fn rows(args: &[&str]) -> Vec<Vec<String>> {
+    let mut full = vec!["query", "--quiet", "--format", "csv"];
+    full.extend_from_slice(args);
+    stdout_of(&full)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+fn stats_json(args: &[&str]) -> Value {
+    let mut full = vec!["stats", "--quiet", "--format", "json"];
+    full.extend_from_slice(args);
+    serde_json::from_str(&stdout_of(&full)).unwrap()
+}
+
+#[test]
+fn counts_by_setup_ply_and_status_are_those_of_stats() {
+    let got = rows(&[
+        "SELECT coalesce(CAST(t_square AS VARCHAR), 'none'), ply, status, count(*) \
+         FROM boards GROUP BY 1, 2, 3",
+    ]);
+    let mut ours: BTreeMap<(String, u64, String), u64> = BTreeMap::new();
+    for r in &got {
+        ours.insert(
+            (r[0].clone(), r[1].parse().unwrap(), r[2].clone()),
+            r[3].parse().unwrap(),
+        );
+    }
+    let stats = stats_json(&["--only", "counts"]);
+    let mut theirs = BTreeMap::new();
+    let words = [
+        ("x_won", "X won"),
+        ("o_won", "O won"),
+        ("draw", "Draw"),
+        ("open", "Game has not completed"),
+    ];
+    for setup in stats["setups"].as_array().unwrap() {
+        let name = setup["setup"].as_str().unwrap().to_string();
+        for (ply, counts) in setup["boards_by_ply"].as_array().unwrap().iter().enumerate() {
+            for (key, word) in words {
+                let n = counts[key].as_u64().unwrap();
+                if n > 0 {
+                    theirs.insert((name.clone(), ply as u64, word.to_string()), n);
+                }
+            }
+        }
+    }
+    assert_eq!(ours, theirs);
+    let total: u64 = ours.values().sum();
+    assert_eq!(total, 61_089_795);
+}
+
+#[test]
+fn values_games_and_orbits_are_those_of_stats() {
+    // Three setups keep the run short: no T, the T in a corner, the T inside.
+    let setups = ["--setup", "none,0,5"];
+    let stats = stats_json(&setups);
+    let total = &stats["total"];
+    let mut args = vec![
+        "SELECT value, count(*), sum(games_x), sum(games_o), sum(games_draw), \
+         sum(CASE WHEN ply = 0 THEN games_x ELSE 0 END), \
+         sum(CASE WHEN ply = 0 THEN games_o ELSE 0 END), \
+         sum(CASE WHEN ply = 0 THEN games_draw ELSE 0 END) \
+         FROM boards GROUP BY value ORDER BY value",
+    ];
+    args.extend_from_slice(&setups);
+    let got = rows(&args);
+    let by_value: BTreeMap<&str, &Vec<String>> = got.iter().map(|r| (r[0].as_str(), r)).collect();
+    let side = &total["side_to_move"];
+    for (word, key) in [("win", "win"), ("draw", "draw"), ("loss", "loss")] {
+        assert_eq!(by_value[word][1], side[key].to_string(), "{word}");
+    }
+    // The games through the empty boards are every game.
+    let sum = |col: usize| -> u64 { got.iter().map(|r| r[col].parse::<u64>().unwrap()).sum() };
+    assert_eq!(sum(5), total["games"]["x_won"].as_u64().unwrap());
+    assert_eq!(sum(6), total["games"]["o_won"].as_u64().unwrap());
+    assert_eq!(sum(7), total["games"]["draw"].as_u64().unwrap());
+    // Orbits under both groups.
+    for (column, group) in [("orbit", "full"), ("orbit_dihedral", "dihedral")] {
+        let sql = format!("SELECT count(DISTINCT {column}) FROM boards");
+        let mut args = vec![sql.as_str()];
+        args.extend_from_slice(&setups);
+        let classes = &rows(&args)[0][0];
+        let orbits = stats_json(&["--setup", "none,0,5", "--only", "symmetry", "--symmetry", group]);
+        let b = &orbits["orbits"]["boards"];
+        let expected: u64 = ["x_won", "o_won", "draw", "open"]
+            .iter()
+            .map(|k| b[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(classes, &expected.to_string(), "{column}");
+    }
+}
+
+#[test]
+fn rows_agree_with_explain() {
+    // A few boards of several setups and plies, chosen by the query itself.
+    let got = rows(&[
+        "SELECT board, value, distance, orders, games_x, games_o, games_draw, orbit, status, \
+         win_lines, t_in_win FROM boards \
+         WHERE (ply = 5 AND t_square = 6) OR (ply = 11 AND t_square IS NULL) \
+            OR (ply = 9 AND t_square = 15 AND status = 'O won') \
+         ORDER BY board LIMIT 3 OFFSET 40",
+        "--setup",
+        "none,6,15",
+    ]);
+    assert_eq!(got.len(), 3);
+    let got2 = rows(&[
+        "SELECT board, value, distance, orders, games_x, games_o, games_draw, orbit, status, \
+         win_lines, t_in_win FROM boards WHERE ply = 9 AND t_square = 15 AND status = 'O won' \
+         AND win_lines = 2 ORDER BY board DESC LIMIT 2",
+        "--setup",
+        "15",
+    ]);
+    assert_eq!(got2.len(), 2);
+    for r in got.iter().chain(&got2) {
+        let e: Value = serde_json::from_str(&stdout_of(&["explain", &r[0], "--format", "json"]))
+            .unwrap();
+        let play = &e["play"];
+        assert_eq!(r[1], play["value"]["outcome"].as_str().unwrap(), "{}", r[0]);
+        assert_eq!(r[2], play["value"]["distance"].to_string(), "{}", r[0]);
+        assert_eq!(r[3], play["sequences"].to_string(), "{}", r[0]);
+        assert_eq!(r[4], play["games"]["x_won"].to_string(), "{}", r[0]);
+        assert_eq!(r[5], play["games"]["o_won"].to_string(), "{}", r[0]);
+        assert_eq!(r[6], play["games"]["draw"].to_string(), "{}", r[0]);
+        assert_eq!(r[7], e["orbit"]["smallest"].as_str().unwrap(), "{}", r[0]);
+        assert_eq!(r[8], e["status"].as_str().unwrap(), "{}", r[0]);
+    }
+}
+
+#[test]
+fn classic_tic_tac_toe_by_status() {
+    let out = stdout_of(&[
+        "query",
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--line",
+        "3",
+        "--no-joker",
+        "SELECT status, count(*) AS boards FROM boards GROUP BY status ORDER BY status",
+    ]);
+    assert_eq!(
+        out,
+        "status                  boards\n\
+         Draw                        16\n\
+         Game has not completed    4520\n\
+         O won                      316\n\
+         X won                      626\n"
+    );
+}
+
+#[test]
+fn bad_statements_exit_2_with_the_engines_message() {
+    let cases: [(&str, &str); 8] = [
+        ("SELEC 1", "SQL"),
+        ("SELECT nope FROM boards", "nope"),
+        ("SELECT * FROM nowhere", "nowhere"),
+        ("CREATE TABLE t (a INT)", "DDL"),
+        ("INSERT INTO boards VALUES (1)", ""),
+        ("   ;  ", "empty"),
+        ("SELECT 1; SELECT 2", ""),
+        ("SET datafusion.execution.batch_size = 1", ""),
+    ];
+    for (sql, needle) in cases {
+        let out = tomek().args(["query", "--setup", "none", sql]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{sql}: {err}");
+        assert!(err.starts_with("tomek: "), "{sql}: {err}");
+        assert!(err.contains(needle), "{sql}: {err}");
+        assert!(!err.contains("panicked"), "{sql}: {err}");
+    }
+    let huge = format!("SELECT 1 {}", " ".repeat(70_000));
+    let out = tomek().args(["query", &huge]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most"));
+    // A result too large to hold as a table stops with a message.
+    let out = tomek()
+        .args(["query", "--setup", "none", "SELECT ply FROM boards"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("too many for a table"));
+    // An aggregation over the memory limit stops instead of swapping.
+    let out = tomek()
+        .args([
+            "query",
+            "--setup",
+            "none",
+            "--memory",
+            "16M",
+            "SELECT board, count(*) FROM boards GROUP BY board ORDER BY board LIMIT 1",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.to_lowercase().contains("resources exhausted"), "{err}");
+}
+
+/// A small generator of statements: pieces of valid SQL over the table's columns, spliced,
+/// cut and corrupted.
+fn fuzzed(seed: u64, n: usize) -> Vec<String> {
+    let pieces = [
+        "SELECT", "FROM", "boards", "setups", "WHERE", "GROUP BY", "ORDER BY", "LIMIT", "count(*)",
+        "sum(games_x)", "board", "status", "'Draw'", "value", "ply", "t_square", "orbit", "=",
+        "<", "AND", "OR", "NOT", "(", ")", ",", "*", "1", "-1", "NULL", "IS NULL", "IN (0, 3)",
+        "JOIN", "ON", "AS", "DISTINCT", "HAVING", "UNION ALL", "CASE WHEN", "THEN", "ELSE",
+        "END", "substr(board, 1, 4)", "max(distance)", "/", "0", "';", "\"", "--", "\u{0}",
+        "é", "99999999999999999999", "CAST(ply AS VARCHAR)", "OFFSET", "win_lines", "x_stones",
+    ];
+    let seeds = [
+        "SELECT status, count(*) FROM boards GROUP BY status",
+        "SELECT ply, value, count(*) FROM boards WHERE t_square IS NULL GROUP BY ply, value",
+        "SELECT board FROM boards WHERE ply = 3 ORDER BY board LIMIT 5",
+        "SELECT setup, boards FROM setups ORDER BY boards DESC",
+        "SELECT max(distance), min(orders) FROM boards WHERE value = 'win'",
+    ];
+    let mut state = seed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..n)
+        .map(|_| {
+            let base = seeds[next() as usize % seeds.len()];
+            let mut words: Vec<String> = base.split(' ').map(str::to_string).collect();
+            for _ in 0..1 + next() % 4 {
+                let i = next() as usize % (words.len() + 1);
+                match next() % 4 {
+                    0 if i < words.len() => {
+                        words.remove(i);
+                    }
+                    1 => words.insert(i, pieces[next() as usize % pieces.len()].to_string()),
+                    2 if i < words.len() => {
+                        words[i] = pieces[next() as usize % pieces.len()].to_string()
+                    }
+                    _ => {
+                        let s = words.join(" ");
+                        let cut = next() as usize % (s.len() + 1);
+                        let cut = (0..=cut).rev().find(|&c| s.is_char_boundary(c)).unwrap();
+                        words = vec![s[..cut].to_string()];
+                    }
+                }
+            }
+            words.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn ten_thousand_fuzzed_statements_never_panic() {
+    // Classic tic-tac-toe keeps each statement fast; the planner and the parser are the same.
+    let g = Geometry::new(3, 3, 3, false).unwrap();
+    let session = Session::new(&g, &g.setups(), Limits { memory: 256 << 20 }).unwrap();
+    let mut ran = 0;
+    let mut refused = 0;
+    for sql in fuzzed(0x5EED, 10_000) {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            match session.query(&sql) {
+                Ok(mut rows) => {
+                    let mut failed = false;
+                    while let Some(b) = rows.next_batch() {
+                        if b.is_err() {
+                            failed = true;
+                            break;
+                        }
+                    }
+                    !failed
+                }
+                Err(e) => {
+                    assert!(!e.to_string().is_empty());
+                    false
+                }
+            }
+        }));
+        match result {
+            Ok(true) => ran += 1,
+            Ok(false) => refused += 1,
+            Err(_) => panic!("the statement {sql:?} panicked"),
+        }
+    }
+    assert_eq!(ran + refused, 10_000);
+    assert!(ran > 500 && refused > 500, "ran {ran}, refused {refused}");
+}
+
+#[test]
+fn export_writes_one_table_in_the_hive_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("deep/boards");
+    let args = [
+        "export", "--quiet", "--rows", "3", "--cols", "3", "--line", "3", "--format", "csv",
+        "--columns", "board,status,value", "-o",
+    ];
+    let report = stdout_of(&[&args[..], &[out.to_str().unwrap()]].concat());
+    assert_eq!(report.lines().nth(1).unwrap().split(',').nth(1), Some("5478"));
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 10, "{names:?}");
+    assert!(names.contains(&"setup=none".to_string()));
+    assert!(out.join("setup=4/boards.parquet").is_file());
+    // Read back by the Parquet reader: every board once, the right statuses.
+    use datafusion::arrow::array::{Array, AsArray};
+    use datafusion::arrow::datatypes::Int8Type;
+    use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let file = std::fs::File::open(out.join("setup=none/boards.parquet")).unwrap();
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut boards = std::collections::HashSet::new();
+    let mut draws = 0;
+    for batch in reader {
+        let batch = batch.unwrap();
+        let b = batch.column(0).as_string::<i32>();
+        let status = batch.column(1).as_dictionary::<Int8Type>();
+        let words = status.values().as_string::<i32>();
+        for i in 0..batch.num_rows() {
+            boards.insert(b.value(i).to_string());
+            if words.value(status.keys().value(i) as usize) == "Draw" {
+                draws += 1;
+            }
+        }
+        assert_eq!(b.null_count(), 0);
+    }
+    assert_eq!((boards.len(), draws), (5478, 16));
+    // A second export needs --force; a directory that is not an export is never replaced.
+    let again = tomek()
+        .args(["export", "--quiet", "--rows", "3", "--cols", "3", "--line", "3", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("keep.txt"), "mine").unwrap();
+    let refused = tomek()
+        .args(["export", "--quiet", "--force", "--no-joker", "--rows", "3", "--cols", "3"])
+        .args(["--line", "3", "-o"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(other.join("keep.txt")).unwrap(), "mine");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
