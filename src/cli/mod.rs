@@ -24,12 +24,14 @@ mod check;
 mod completions;
 mod enumerate;
 mod explain;
+#[cfg(feature = "sql")]
 mod export;
 mod fourow;
 mod generate;
 mod package;
 mod plot;
 pub mod progress;
+#[cfg(feature = "sql")]
 mod query;
 mod solve;
 mod stats;
@@ -82,9 +84,11 @@ pub enum Command {
     Explain(explain::Args),
     /// Run one SQL statement over every reachable board (tables `boards` and `setups`; see
     /// --schema), printed as a table, CSV, JSON or Parquet.
+    #[cfg(feature = "sql")]
     Query(query::Args),
     /// Write every reachable board as Parquet files, one directory per setup (Hive layout),
     /// for DuckDB, Polars, pandas and Spark.
+    #[cfg(feature = "sql")]
     Export(export::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
@@ -106,7 +110,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Fourow(a) => fourow::run(a),
         Command::Package(a) => package::run(a),
         Command::Explain(a) => explain::run(a),
+        #[cfg(feature = "sql")]
         Command::Query(a) => query::run(a),
+        #[cfg(feature = "sql")]
         Command::Export(a) => export::run(a),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => completions::man(a),

@@ -17,6 +17,7 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::error::DataFusionError;
 use datafusion::execution::SendableRecordBatchStream;
+use datafusion::execution::disk_manager::{DiskManagerBuilder, DiskManagerMode};
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SQLOptions, SessionConfig, SessionContext};
 use futures::StreamExt;
@@ -105,8 +106,12 @@ impl Session {
             .thread_name("tomek-sql")
             .enable_all()
             .build()?;
+        // Nothing spills to disk: a query over the limit stops with the engine's message.
         let env = RuntimeEnvBuilder::new()
             .with_memory_limit(limits.memory, 1.0)
+            .with_disk_manager_builder(
+                DiskManagerBuilder::default().with_mode(DiskManagerMode::Disabled),
+            )
             .build_arc()?;
         let config = SessionConfig::new()
             .with_target_partitions(threads)

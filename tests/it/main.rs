@@ -21,6 +21,7 @@ mod generate_cli;
 mod package;
 mod pipes;
 mod plots;
+#[cfg(feature = "sql")]
 mod query;
 mod solve_cli;
 mod validate_cli;
