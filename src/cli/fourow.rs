@@ -34,7 +34,8 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Count the distinct positions after each ply (OEIS A212693), and the won ones.
     Count(CountArgs),
-    /// Write the whole problem as a Kattis problem package (legacy format).
+    /// Write the whole problem as a problem package: Kattis legacy (the default), ICPC
+    /// 2025-09 or DOMjudge.
     Package(super::package::FourowArgs),
     /// Who wins a position with perfect play: its score, the score of every column and a
     /// line of best play; an illegal sequence exits with code 2.

@@ -4,6 +4,7 @@
 //! validator in Python, references in C++ and Python, and a catalogue of realistic wrong
 //! solutions as Python programs.
 
+use super::format::{Case, Problem, Submission, Timing};
 use super::{Package, PackageError, WrongSolution, apply_catalogue, desc, label_python};
 use crate::fourow::generate::{self, GeneratedFile, Recipe};
 use crate::fourow::input::{MAX_GAMES, write_game};
@@ -135,23 +136,25 @@ fn times(n: usize, recipes: &[Recipe]) -> Vec<Recipe> {
         .collect()
 }
 
-/// Builds the whole package in memory.
+/// Builds the whole package in memory, in the legacy format.
 pub fn build(options: &Options) -> Result<Package, PackageError> {
+    Ok(problem(options)?.render(super::Format::Legacy))
+}
+
+/// The whole problem, format-free.
+pub fn problem(options: &Options) -> Result<Problem, PackageError> {
     let seed = options.seed;
     let data = |e: generate::GenerateError| PackageError::Data(e.to_string());
-    let mut p = Package::default();
-    p.add("problem.yaml", problem_yaml());
-    p.add("problem_statement/problem.en.tex", STATEMENT);
-    p.add_case(
-        "sample",
-        "1",
-        SAMPLE_IN,
-        SAMPLE_OUT,
-        &desc(
+    let mut cases = vec![Case {
+        group: "sample",
+        name: "1".to_string(),
+        input: SAMPLE_IN.to_vec(),
+        answer: SAMPLE_OUT.to_vec(),
+        desc: desc(
             "The sample of SPOJ FOUROW's statement, byte for byte.",
             "the file tests/data/fourow-sample.in of tomek (answers: tomek fourow solve)",
         ),
-    );
+    }];
     let package_cmd = format!(
         "tomek fourow package -o DIR --seed {seed} --games {} (this file is one of DIR's)",
         options.games
@@ -247,34 +250,57 @@ pub fn build(options: &Options) -> Result<Package, PackageError> {
         package_cmd.clone(),
     ));
     for (name, file, what, how) in sets {
-        p.add_case(
-            "secret",
-            name,
-            file.input.as_bytes(),
-            file.output.as_bytes(),
-            &desc(&what, &how),
-        );
+        cases.push(Case {
+            group: "secret",
+            name: name.to_string(),
+            input: file.input.into_bytes(),
+            answer: file.output.into_bytes(),
+            desc: desc(&what, &how),
+        });
     }
-    p.add_programs(
-        ("validate.py", VALIDATOR_PY),
-        [("solution.cpp", SOLUTION_CPP), ("solution.py", SOLUTION_PY)],
-        wrong_solutions()?,
-    );
-    Ok(p)
+    let mut submissions = vec![
+        Submission::accepted("solution.cpp", SOLUTION_CPP),
+        Submission::accepted("solution.py", SOLUTION_PY),
+    ];
+    for w in wrong_solutions()? {
+        submissions.push(Submission::wrong(w, Vec::new()));
+    }
+    Ok(Problem {
+        short_name: "fourinarow",
+        name: NAME,
+        source: SOURCE,
+        uuid: UUID,
+        header: HEADER,
+        legacy_yaml: problem_yaml(),
+        statement: STATEMENT,
+        memory: None,
+        output_args: &["case_sensitive", "space_change_sensitive"],
+        validator: ("validate.py", VALIDATOR_PY),
+        cases,
+        invalid_inputs: Vec::new(),
+        submissions,
+        // The Python reference on the biggest file, start-up included (see README).
+        timing: Timing { slowest_ac: 0.4 },
+    })
 }
+
+const NAME: &str = "Four in a Row";
+const SOURCE: &str = "SPOJ, problem FOUROW";
+const UUID: &str = "49099656-2b4c-4207-8ec0-b5174d32a46f";
+const HEADER: &str = "# Written by tomek. The problem comes from SPOJ (FOUROW); its rights stay with their\n\
+                      # owner: set license and rights_owner once you have the right to use it.\n";
 
 fn problem_yaml() -> String {
     format!(
-        "# Written by tomek. The problem comes from SPOJ (FOUROW); its rights stay with their\n\
-         # owner: set license and rights_owner once you have the right to use it.\n\
+        "{HEADER}\
          name: {}\n\
          source: {}\n\
-         uuid: 49099656-2b4c-4207-8ec0-b5174d32a46f\n\
+         uuid: {UUID}\n\
          license: unknown\n\
          # Every byte counts: letter case (the capitals of the winning chips) and spaces (the\n\
          # grid's rows keep their trailing spaces).\n\
          validator_flags: case_sensitive space_change_sensitive\n",
-        super::yaml_string("Four in a Row"),
-        super::yaml_string("SPOJ, problem FOUROW"),
+        super::yaml_string(NAME),
+        super::yaml_string(SOURCE),
     )
 }

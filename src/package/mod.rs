@@ -14,8 +14,11 @@
 //! The two problems live in [`tictactoe`] and [`fourow`]; their judge programs are files under
 //! `src/package/assets/`, embedded in the binary, so a package needs nothing but `tomek`.
 
+pub mod format;
 pub mod fourow;
 pub mod tictactoe;
+
+pub use format::Format;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -766,3 +766,102 @@ fn cli_bad_arguments_and_unwritable_places_exit_2() {
     names.sort();
     assert_eq!(names, ["file", "ro"]);
 }
+
+// ---- the other formats ----
+
+#[test]
+fn formats_lay_out_the_same_problem() {
+    use package::Format;
+    let problem = package::fourow::problem(&package::fourow::Options::default()).unwrap();
+    assert_eq!(&problem.render(Format::Legacy), fourow_package());
+    let v = problem.render(Format::V2025_09);
+    let yaml = String::from_utf8(v.get("problem.yaml").unwrap().to_vec()).unwrap();
+    for line in [
+        "problem_format_version: 2025-09",
+        "type: pass-fail",
+        "uuid: 49099656-2b4c-4207-8ec0-b5174d32a46f",
+        "    ac_to_time_limit: 2.0",
+        "  time_limit: 1",
+    ] {
+        assert!(yaml.lines().any(|l| l == line), "{line} in\n{yaml}");
+    }
+    assert!(v.get("statement/problem.en.tex").is_some());
+    assert!(v.get("data/sample/1.yaml").is_some());
+    assert!(v.get("data/secret/01-mixed.desc").is_none());
+    assert_eq!(
+        v.get("data/test_group.yaml").unwrap(),
+        b"# The answers are compared by the default output validator with these flags.\n\
+          output_validator_args: [case_sensitive, space_change_sensitive]\n"
+    );
+    let subs = String::from_utf8(v.get("submissions/submissions.yaml").unwrap().to_vec()).unwrap();
+    assert!(
+        subs.contains("wrong_answer/play-after-win.py:\n  permitted: [AC, WA]\n  required: [WA]\n")
+    );
+    let d = problem.render(Format::Domjudge);
+    let ini = String::from_utf8(d.get("domjudge-problem.ini").unwrap().to_vec()).unwrap();
+    assert!(
+        ini.contains("probid = fourinarow\n") && ini.contains("timelimit = 1\n"),
+        "{ini}"
+    );
+    for (path, bytes) in &d.files {
+        if let Some(rest) = path.strip_prefix("submissions/") {
+            let tag = if rest.starts_with("accepted/") {
+                "@EXPECTED_RESULTS@: CORRECT"
+            } else {
+                "@EXPECTED_RESULTS@: WRONG-ANSWER"
+            };
+            let text = String::from_utf8_lossy(bytes);
+            assert!(text.lines().take(2).any(|l| l.ends_with(tag)), "{path}");
+        }
+    }
+}
+
+#[test]
+fn tomek_2025_09_says_where_each_wrong_submission_fails() {
+    let problem = package::tictactoe::problem(&package::tictactoe::Options {
+        large_cases: 2000,
+        ..Default::default()
+    })
+    .unwrap();
+    let subs = problem.render(package::Format::V2025_09);
+    let yaml =
+        String::from_utf8(subs.get("submissions/submissions.yaml").unwrap().to_vec()).unwrap();
+    // t-only-x passes the small set (no board there has a T in an X line) and fails the rest.
+    assert!(
+        yaml.contains(
+            "wrong_answer/t-only-x.py:\n  permitted: [AC, WA]\n  required: [WA]\n  sample/1:\n    \
+         permitted: [WA]\n  secret/01-small:\n    permitted: [AC]\n"
+        ),
+        "{yaml}"
+    );
+    for s in &problem.submissions {
+        if s.verdict == package::format::Verdict::WrongAnswer {
+            assert!(
+                s.fails_on.contains(&"secret/04-killer".to_string()),
+                "{}",
+                s.file
+            );
+        }
+    }
+}
+
+#[test]
+fn cli_formats_and_missing_parents() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("a/b/fourow");
+    cargo_bin_cmd!("tomek")
+        .args(["fourow", "package", "--format", "domjudge", "-o"])
+        .arg(&target)
+        .assert()
+        .success();
+    assert!(target.join("domjudge-problem.ini").is_file());
+    assert!(dir.path().join("a/b/fourow.zip").is_file());
+    let out = cargo_bin_cmd!("tomek")
+        .args(["fourow", "package", "--format", "2023-07", "-o"])
+        .arg(dir.path().join("x"))
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("possible values: legacy, 2025-09"), "{err}");
+    assert!(!dir.path().join("x").exists());
+}
