@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds both problem packages and has Kattis problemtools verify them, as a judge would.
 #
-# Usage: scripts/verify-packages.sh
+# Usage: scripts/verify-packages.sh [FORMAT...]   (legacy, 2025-09; all by default)
 #
 # - Installs problemtools (pinned, from the Python package index) into a virtual environment
 #   under target/, once. Its wheel ships its own judging helpers (the default output
@@ -22,7 +22,9 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PROBLEMTOOLS_VERSION="1.20260907"
+BAPCTOOLS_VERSION="2026.10.0"
 VENV="$ROOT/target/problemtools-venv"
+BT_VENV="$ROOT/target/bapctools-venv"
 CONFIG="$ROOT/target/problemtools-config"
 OUT="$ROOT/target/packages"
 FIXTURES="$ROOT/tests/fixtures/package"
@@ -41,6 +43,19 @@ install_problemtools() {
     fi
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
         "problemtools==$PROBLEMTOOLS_VERSION"
+}
+
+# BAPCtools, in a virtual environment of its own (its dependencies are not problemtools').
+install_bapctools() {
+    if [[ -x "$BT_VENV/bin/bt" ]] &&
+        "$BT_VENV/bin/python" -m pip show bapctools 2>/dev/null | grep -qx "Version: $BAPCTOOLS_VERSION"; then
+        return
+    fi
+    echo "== installing BAPCtools $BAPCTOOLS_VERSION into $BT_VENV"
+    rm -rf "$BT_VENV"
+    python3 -m venv "$BT_VENV"
+    "$BT_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+        "bapctools==$BAPCTOOLS_VERSION"
 }
 
 # The statement check compiles the LaTeX statement (lualatex) and converts it to HTML (plasTeX,
@@ -64,6 +79,9 @@ python3:
     compile: 'python3 -m py_compile {files}'
     run: 'python3 "{mainfile}"'
 EOF
+    # The same for BAPCtools, whose table also runs Python 3 with PyPy by default.
+    mkdir -p "$CONFIG/bapctools"
+    cp "$CONFIG/problemtools/languages.yaml" "$CONFIG/bapctools/languages.yaml"
 }
 
 # verify NAME: runs verifyproblem on target/packages/NAME and checks its verdicts.
@@ -105,24 +123,80 @@ verify() {
     fi
 }
 
-main() {
+# verify_2025_09 NAME [BT_FLAGS...]: `bt validate` and `bt run --all` on
+# target/packages/2025-09/NAME. bt exits non-zero on any error or warning, on a validator
+# that accepts an invalid input or rejects a valid one, and on a submission that breaks what
+# submissions.yaml (or its folder) says it must get on any case.
+verify_2025_09() {
+    local name="$1" dir="$OUT/2025-09/$1" log="$OUT/2025-09/$1.log"
+    shift
+    echo "== bt validate, bt run --all: 2025-09/$name"
+    local failed=0
+    (cd "$dir" && XDG_CONFIG_HOME="$CONFIG" "$BT_VENV/bin/bt" validate --no-bar "$@") >"$log" 2>&1 || failed=1
+    (cd "$dir" && XDG_CONFIG_HOME="$CONFIG" "$BT_VENV/bin/bt" run --no-bar --all "$@") >>"$log" 2>&1 || failed=1
+    grep -vE '^\s*$' "$log"
+    if [[ "$failed" -ne 0 ]]; then
+        echo "verify-packages: 2025-09/$name failed; the whole log is $log" >&2
+        exit 1
+    fi
+}
+
+# add_outside DIR: programs written apart from the packages, one right and one wrong for each
+# problem, into DIR/tomek and DIR/fourow.
+add_outside() {
+    cp "$FIXTURES/tomek_alt.cpp" "$1/tomek/submissions/accepted/outside-strings.cpp"
+    cp "$FIXTURES/tomek_few_stones.cpp" "$1/tomek/submissions/wrong_answer/outside-few-stones.cpp"
+    cp "$FIXTURES/fourow_alt.py" "$1/fourow/submissions/accepted/outside-bitboard.py"
+    cp "$FIXTURES/fourow_no_diagonals.py" "$1/fourow/submissions/wrong_answer/outside-no-diagonals.py"
+}
+
+legacy() {
     install_problemtools
     install_latex
-    write_language_table
-    echo "== building the packages"
-    (cd "$ROOT" && cargo build --release --quiet)
-    rm -rf "$OUT"
-    mkdir -p "$OUT"
+    rm -rf "$OUT/tomek" "$OUT/fourow" "$OUT/tomek.zip" "$OUT/fourow.zip"
     "$ROOT/target/release/tomek" package -o "$OUT/tomek" --zip
     "$ROOT/target/release/tomek" fourow package -o "$OUT/fourow" --zip
     # Programs written apart from the packages: one right, one wrong, for each problem.
-    cp "$FIXTURES/tomek_alt.cpp" "$OUT/tomek/submissions/accepted/outside-strings.cpp"
-    cp "$FIXTURES/tomek_few_stones.cpp" "$OUT/tomek/submissions/wrong_answer/outside-few-stones.cpp"
-    cp "$FIXTURES/fourow_alt.py" "$OUT/fourow/submissions/accepted/outside-bitboard.py"
-    cp "$FIXTURES/fourow_no_diagonals.py" "$OUT/fourow/submissions/wrong_answer/outside-no-diagonals.py"
+    add_outside "$OUT"
     verify tomek
     verify fourow
-    echo "verify-packages: both packages verified: 0 errors, every accepted AC, every wrong_answer WA"
+    echo "verify-packages: both legacy packages verified: 0 errors, every accepted AC, every wrong_answer WA"
+}
+
+v2025_09() {
+    install_bapctools
+    rm -rf "$OUT/2025-09"
+    "$ROOT/target/release/tomek" package --format 2025-09 -o "$OUT/2025-09/tomek"
+    "$ROOT/target/release/tomek" fourow package --format 2025-09 -o "$OUT/2025-09/fourow"
+    add_outside "$OUT/2025-09"
+    verify_2025_09 tomek
+    # Four in a row's format itself has a space before a line's end (`Game #1: ` with no moves,
+    # the grid's rows): BAPCtools' generic whitespace warnings are turned off for it.
+    verify_2025_09 fourow --no-test-case-sanity-checks
+    echo "verify-packages: both 2025-09 packages verified by BAPCtools: every validator and submission as expected"
+}
+
+# Which formats to check: the arguments (legacy, 2025-09), all of them by default.
+main() {
+    local formats=("$@")
+    if [[ ${#formats[@]} -eq 0 ]]; then
+        formats=(legacy 2025-09)
+    fi
+    write_language_table
+    echo "== building the packages"
+    (cd "$ROOT" && cargo build --release --quiet)
+    mkdir -p "$OUT"
+    local f
+    for f in "${formats[@]}"; do
+        case "$f" in
+            legacy) legacy ;;
+            2025-09) v2025_09 ;;
+            *)
+                echo "verify-packages: unknown format $f (legacy, 2025-09)" >&2
+                exit 2
+                ;;
+        esac
+    done
 }
 
 main "$@"

@@ -190,6 +190,8 @@ pub struct Problem {
     pub output_args: &'static [&'static str],
     /// The input validator's file name and source.
     pub validator: (&'static str, &'static str),
+    /// The answer validator's file name and source (2025-09 only).
+    pub answer_validator: (&'static str, &'static str),
     /// The test cases, samples first.
     pub cases: Vec<Case>,
     /// The inputs the validator must reject.
@@ -265,6 +267,10 @@ impl Problem {
         p.add(
             format!("input_validators/{}", self.validator.0),
             self.validator.1,
+        );
+        p.add(
+            format!("answer_validators/{}", self.answer_validator.0),
+            self.answer_validator.1,
         );
         for s in &self.submissions {
             p.add(

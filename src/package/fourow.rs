@@ -22,6 +22,8 @@ pub const SOLUTION_CPP: &str = include_str!("assets/fourow/solution.cpp");
 pub const VALIDATOR_PY: &str = include_str!("assets/fourow/validate.py");
 /// The catalogue of wrong solutions as changes to [`SOLUTION_PY`].
 pub const WRONG_PATCH: &str = include_str!("assets/fourow/wrong.patch");
+/// The answer validator of the 2025-09 package (Python 3, standard library only).
+pub const ANSWER_VALIDATOR_PY: &str = include_str!("assets/fourow/validate_answer.py");
 const STATEMENT: &str = include_str!("assets/fourow/problem.en.tex");
 const SAMPLE_IN: &[u8] = include_bytes!("../../tests/data/fourow-sample.in");
 const SAMPLE_OUT: &[u8] = include_bytes!("../../tests/data/fourow-sample.out");
@@ -276,6 +278,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         memory: None,
         output_args: &["case_sensitive", "space_change_sensitive"],
         validator: ("validate.py", VALIDATOR_PY),
+        answer_validator: ("validate.py", ANSWER_VALIDATOR_PY),
         cases,
         invalid_inputs: Vec::new(),
         submissions,

@@ -21,6 +21,8 @@ pub const SOLUTION_CPP: &str = include_str!("assets/tomek/solution.cpp");
 pub const VALIDATOR_CPP: &str = include_str!("assets/tomek/validate.cpp");
 /// The mutant catalogue as changes to [`SOLUTION_PY`].
 pub const WRONG_PATCH: &str = include_str!("assets/tomek/wrong.patch");
+/// The answer validator of the 2025-09 package (Python 3, standard library only).
+pub const ANSWER_VALIDATOR_PY: &str = include_str!("assets/tomek/validate_answer.py");
 const STATEMENT: &str = include_str!("assets/tomek/problem.en.tex");
 const SAMPLE_IN: &[u8] = include_bytes!("../../generated/sample.in");
 const SAMPLE_OUT: &[u8] = include_bytes!("../../generated/sample.out");
@@ -212,6 +214,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         memory: Some(1024),
         output_args: &["case_sensitive"],
         validator: ("validate.cpp", VALIDATOR_CPP),
+        answer_validator: ("validate.py", ANSWER_VALIDATOR_PY),
         cases,
         invalid_inputs: Vec::new(),
         submissions,
