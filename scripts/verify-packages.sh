@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds both problem packages and has Kattis problemtools verify them, as a judge would.
 #
-# Usage: scripts/verify-packages.sh [FORMAT...]   (legacy, 2025-09; all by default)
+# Usage: scripts/verify-packages.sh [PART...]   (legacy, 2025-09, validators; all by default)
 #
 # - Installs problemtools (pinned, from the Python package index) into a virtual environment
 #   under target/, once. Its wheel ships its own judging helpers (the default output
@@ -176,11 +176,22 @@ v2025_09() {
     echo "verify-packages: both 2025-09 packages verified by BAPCtools: every validator and submission as expected"
 }
 
+# The validator proofs in full: the C++ Tomek validator over every reachable board (61,089,795
+# boards in 62 files of at most 1,000,000, the statement's bound; the default test run feeds it
+# every 61st board), and both validators over every near-miss kind.
+validators() {
+    echo "== the validators proved"
+    (cd "$ROOT" && cargo test --release --quiet --test it -- --include-ignored --nocapture \
+        package::tomek_validator_accepts_every_reachable_board \
+        package::validators_reject_every_near_miss_kind 2>&1) |
+        grep -E "^(the C\+\+ validator|near-miss kinds|test result)"
+}
+
 # Which formats to check: the arguments (legacy, 2025-09), all of them by default.
 main() {
     local formats=("$@")
     if [[ ${#formats[@]} -eq 0 ]]; then
-        formats=(legacy 2025-09)
+        formats=(legacy 2025-09 validators)
     fi
     write_language_table
     echo "== building the packages"
@@ -191,8 +202,9 @@ main() {
         case "$f" in
             legacy) legacy ;;
             2025-09) v2025_09 ;;
+            validators) validators ;;
             *)
-                echo "verify-packages: unknown format $f (legacy, 2025-09)" >&2
+                echo "verify-packages: unknown part $f (legacy, 2025-09, validators)" >&2
                 exit 2
                 ;;
         esac

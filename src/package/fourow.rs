@@ -280,7 +280,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         validator: ("validate.py", VALIDATOR_PY),
         answer_validator: ("validate.py", ANSWER_VALIDATOR_PY),
         cases,
-        invalid_inputs: Vec::new(),
+        invalid_inputs: super::nearmiss::fourow_invalid(SAMPLE_IN),
         submissions,
         // The Python reference on the biggest file, start-up included (see README).
         timing: Timing { slowest_ac: 0.4 },

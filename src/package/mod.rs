@@ -16,6 +16,7 @@
 
 pub mod format;
 pub mod fourow;
+pub mod nearmiss;
 pub mod tictactoe;
 
 pub use format::Format;

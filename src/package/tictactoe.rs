@@ -216,7 +216,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         validator: ("validate.cpp", VALIDATOR_CPP),
         answer_validator: ("validate.py", ANSWER_VALIDATOR_PY),
         cases,
-        invalid_inputs: Vec::new(),
+        invalid_inputs: super::nearmiss::tomek_invalid(SAMPLE_IN),
         submissions,
         timing: timing(options.large_cases),
     })

@@ -865,3 +865,123 @@ fn cli_formats_and_missing_parents() {
     assert!(err.contains("possible values: legacy, 2025-09"), "{err}");
     assert!(!dir.path().join("x").exists());
 }
+
+// ---- the validators proved: every reachable board accepted, every near miss rejected ----
+
+/// Feeds every `step`-th reachable Tomek board (all 17 setups, each ply by ply) to the C++
+/// validator, in files of at most 1,000,000 boards (the statement's bound): every file must be
+/// accepted. Returns the number of boards and of files.
+fn tomek_validator_on_reachable_boards(step: usize) -> (u64, u64) {
+    let space = tomek::tictactoe::space::Space::explore(std::sync::Arc::new(
+        tomek::tictactoe::rules::Geometry::tomek().clone(),
+    ));
+    let validator = tomek_validator();
+    let (mut boards, mut files) = (0u64, 0u64);
+    let mut chunk = Vec::with_capacity(1_000_000);
+    let mut flush = |chunk: &mut Vec<Board>| {
+        if chunk.is_empty() {
+            return;
+        }
+        let mut input = Vec::new();
+        codejam::write_input(&mut input, chunk).unwrap();
+        let (code, _) = run(&mut Command::new(&validator), &input);
+        assert_eq!(code, 42, "file {files} of reachable boards rejected");
+        boards += chunk.len() as u64;
+        files += 1;
+        chunk.clear();
+    };
+    let all = space.setups.iter().flat_map(|s| s.boards()).step_by(step);
+    for (b, _) in all {
+        chunk.push(b);
+        if chunk.len() == package::tictactoe::MAX_CASES as usize {
+            flush(&mut chunk);
+        }
+    }
+    flush(&mut chunk);
+    (boards, files)
+}
+
+#[test]
+fn tomek_validator_accepts_a_sample_of_every_reachable_board() {
+    // Every 61st board: about 1,000,000 boards of every setup and ply, in one file.
+    let (boards, files) = tomek_validator_on_reachable_boards(61);
+    assert_eq!((boards, files), (1_001_473, 2));
+    println!("the C++ validator accepted {boards} reachable boards (every 61st) in {files} files");
+}
+
+/// The whole proof, run by scripts/verify-packages.sh (about a minute).
+#[test]
+#[ignore]
+fn tomek_validator_accepts_every_reachable_board() {
+    let (boards, files) = tomek_validator_on_reachable_boards(1);
+    assert_eq!(boards, 61_089_795);
+    println!("the C++ validator accepted all {boards} reachable boards in {files} files");
+}
+
+#[test]
+fn tomek_near_misses_are_one_square_from_a_reachable_board() {
+    use package::nearmiss::{BoardKind, board_misses};
+    let g = tomek::tictactoe::rules::Geometry::tomek();
+    let misses = board_misses();
+    let kinds: Vec<BoardKind> = misses.iter().map(|m| m.kind).collect();
+    assert_eq!(kinds, BoardKind::ALL, "one near miss of every kind");
+    for m in &misses {
+        assert!(
+            tomek::tictactoe::reach::check(g, m.from).is_ok(),
+            "{:?}",
+            m.kind
+        );
+        assert!(
+            tomek::tictactoe::reach::check(g, m.board).is_err(),
+            "{:?}",
+            m.kind
+        );
+        let differ = (0..16)
+            .filter(|&i| m.from.symbol(i) != m.board.symbol(i))
+            .collect::<Vec<u32>>();
+        assert_eq!(differ, [m.square], "{:?}", m.kind);
+        assert_eq!(BoardKind::of(m.board), Some(m.kind));
+    }
+}
+
+#[test]
+fn validators_reject_every_near_miss_kind() {
+    let tomek = package::tictactoe::problem(&package::tictactoe::Options {
+        large_cases: 10,
+        ..Default::default()
+    })
+    .unwrap();
+    let fourow = package::fourow::problem(&package::fourow::Options::default()).unwrap();
+    // Each near miss comes from a valid file: the validator accepts the sample it is made from.
+    assert!(cpp_valid(tomek.cases[0].input.as_slice()));
+    let mut rejected = 0;
+    for i in &tomek.invalid_inputs {
+        assert!(!cpp_valid(&i.input), "the C++ validator accepts {}", i.name);
+        assert!(!tomek_valid(&i.input), "tomek validate accepts {}", i.name);
+        rejected += 1;
+    }
+    let files: Vec<Vec<u8>> = std::iter::once(fourow.cases[0].input.clone())
+        .chain(fourow.invalid_inputs.iter().map(|i| i.input.clone()))
+        .collect();
+    let verdicts = python_verdicts(package::fourow::VALIDATOR_PY, &files);
+    assert!(verdicts[0], "the Python validator rejects the sample");
+    for (i, ok) in fourow.invalid_inputs.iter().zip(&verdicts[1..]) {
+        assert!(!ok, "the Python validator accepts {}", i.name);
+        rejected += 1;
+    }
+    let board_kinds = tomek
+        .invalid_inputs
+        .iter()
+        .filter(|i| i.name.starts_with("board-"))
+        .count();
+    assert_eq!(board_kinds, 8);
+    assert_eq!(tomek.invalid_inputs.len(), 17);
+    assert_eq!(fourow.invalid_inputs.len(), 16);
+    println!(
+        "near-miss kinds: Tomek {} ({board_kinds} of boards, {} of format), Four in a row {}; \
+         all {rejected} rejected",
+        tomek.invalid_inputs.len(),
+        tomek.invalid_inputs.len() - board_kinds,
+        fourow.invalid_inputs.len()
+    );
+}
