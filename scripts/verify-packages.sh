@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds both problem packages and has Kattis problemtools verify them, as a judge would.
 #
-# Usage: scripts/verify-packages.sh [PART...]   (legacy, 2025-09, validators; all by default)
+# Usage: scripts/verify-packages.sh [PART...]   (legacy, 2025-09, domjudge, validators; all by default)
 #
 # - Installs problemtools (pinned, from the Python package index) into a virtual environment
 #   under target/, once. Its wheel ships its own judging helpers (the default output
@@ -31,7 +31,7 @@ FIXTURES="$ROOT/tests/fixtures/package"
 
 install_problemtools() {
     if [[ -x "$VENV/bin/verifyproblem" ]] &&
-        "$VENV/bin/python" -m pip show problemtools 2>/dev/null | grep -qx "Version: $PROBLEMTOOLS_VERSION"; then
+        [[ "$("$VENV/bin/python" -m pip show problemtools 2>/dev/null)" == *"Version: $PROBLEMTOOLS_VERSION"* ]]; then
         return
     fi
     echo "== installing problemtools $PROBLEMTOOLS_VERSION into $VENV"
@@ -48,7 +48,7 @@ install_problemtools() {
 # BAPCtools, in a virtual environment of its own (its dependencies are not problemtools').
 install_bapctools() {
     if [[ -x "$BT_VENV/bin/bt" ]] &&
-        "$BT_VENV/bin/python" -m pip show bapctools 2>/dev/null | grep -qx "Version: $BAPCTOOLS_VERSION"; then
+        [[ "$("$BT_VENV/bin/python" -m pip show bapctools 2>/dev/null)" == *"Version: $BAPCTOOLS_VERSION"* ]]; then
         return
     fi
     echo "== installing BAPCtools $BAPCTOOLS_VERSION into $BT_VENV"
@@ -176,6 +176,20 @@ v2025_09() {
     echo "verify-packages: both 2025-09 packages verified by BAPCtools: every validator and submission as expected"
 }
 
+# The DOMjudge ZIPs, checked against what DOMjudge's problem import reads
+# (scripts/check-domjudge-zip.py), and their jury programs against the legacy packages', which
+# problemtools judged: the same programs but for the @EXPECTED_RESULTS@ line.
+domjudge() {
+    echo "== DOMjudge ZIPs"
+    rm -rf "$OUT/domjudge"
+    "$ROOT/target/release/tomek" package --format domjudge -o "$OUT/domjudge/tomek" >/dev/null
+    "$ROOT/target/release/tomek" fourow package --format domjudge -o "$OUT/domjudge/fourow" >/dev/null
+    "$ROOT/target/release/tomek" package -o "$OUT/domjudge/legacy/tomek" >/dev/null
+    "$ROOT/target/release/tomek" fourow package -o "$OUT/domjudge/legacy/fourow" >/dev/null
+    python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/tomek.zip" "$OUT/domjudge/legacy/tomek"
+    python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/fourow.zip" "$OUT/domjudge/legacy/fourow"
+}
+
 # The validator proofs in full: the C++ Tomek validator over every reachable board (61,089,795
 # boards in 62 files of at most 1,000,000, the statement's bound; the default test run feeds it
 # every 61st board), and both validators over every near-miss kind.
@@ -191,7 +205,7 @@ validators() {
 main() {
     local formats=("$@")
     if [[ ${#formats[@]} -eq 0 ]]; then
-        formats=(legacy 2025-09 validators)
+        formats=(legacy 2025-09 domjudge validators)
     fi
     write_language_table
     echo "== building the packages"
@@ -202,9 +216,10 @@ main() {
         case "$f" in
             legacy) legacy ;;
             2025-09) v2025_09 ;;
+            domjudge) domjudge ;;
             validators) validators ;;
             *)
-                echo "verify-packages: unknown part $f (legacy, 2025-09, validators)" >&2
+                echo "verify-packages: unknown part $f (legacy, 2025-09, domjudge, validators)" >&2
                 exit 2
                 ;;
         esac

@@ -6,7 +6,8 @@
 //! - [`Format::Legacy`]: the Kattis problem package format, legacy version (problemtools);
 //! - [`Format::V2025_09`]: the ICPC problem package format, version 2025-09 (BAPCtools);
 //! - [`Format::Domjudge`]: the legacy layout with DOMjudge's `domjudge-problem.ini` and
-//!   `@EXPECTED_RESULTS@` tags in the jury submissions, written as the ZIP DOMjudge imports.
+//!   `@EXPECTED_RESULTS@` tags in the jury submissions, written as the ZIP DOMjudge imports;
+//! - [`Format::Polygon`]: a Polygon full package (`problem.xml`, testlib programs).
 
 use super::{Package, WrongSolution, yaml_string};
 use std::fmt::Write as _;
@@ -21,19 +22,27 @@ pub enum Format {
     /// The ICPC problem package format, version 2025-09 (BAPCtools).
     #[cfg_attr(feature = "cli", value(name = "2025-09"))]
     V2025_09,
+    /// Polygon's full package.
+    Polygon,
     /// DOMjudge's problem ZIP (written as DIR and DIR.zip).
     Domjudge,
 }
 
 impl Format {
     /// Every format, in the order of their names.
-    pub const ALL: [Format; 3] = [Format::Legacy, Format::V2025_09, Format::Domjudge];
+    pub const ALL: [Format; 4] = [
+        Format::Legacy,
+        Format::V2025_09,
+        Format::Polygon,
+        Format::Domjudge,
+    ];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Format::Legacy => "legacy",
             Format::V2025_09 => "2025-09",
+            Format::Polygon => "polygon",
             Format::Domjudge => "domjudge",
         }
     }
@@ -196,6 +205,12 @@ pub struct Problem {
     pub cases: Vec<Case>,
     /// The inputs the validator must reject.
     pub invalid_inputs: Vec<Invalid>,
+    /// Outputs the checker must accept or reject.
+    pub outputs: Vec<super::nearmiss::OutputCase>,
+    /// Polygon's validator, written against testlib.
+    pub polygon_validator: &'static str,
+    /// Polygon's checker, written against testlib.
+    pub polygon_checker: &'static str,
     /// The submissions, accepted first.
     pub submissions: Vec<Submission>,
     /// The time limit's measure.
@@ -209,6 +224,7 @@ impl Problem {
             Format::Legacy => self.legacy(),
             Format::V2025_09 => self.v2025_09(),
             Format::Domjudge => self.domjudge(),
+            Format::Polygon => super::polygon::render(self),
         }
     }
 
@@ -262,6 +278,21 @@ impl Problem {
             p.add(
                 format!("{at}.yaml"),
                 format!("description: {}\n", yaml_string(&i.why)),
+            );
+        }
+        for o in &self.outputs {
+            let kind = if o.accepted {
+                "valid_output"
+            } else {
+                "invalid_output"
+            };
+            let at = format!("data/{kind}/{}", o.name);
+            p.add(format!("{at}.in"), o.input.as_slice());
+            p.add(format!("{at}.ans"), o.answer.as_slice());
+            p.add(format!("{at}.out"), o.output.as_slice());
+            p.add(
+                format!("{at}.yaml"),
+                format!("description: {}\n", yaml_string(&o.why)),
             );
         }
         p.add(

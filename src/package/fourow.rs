@@ -24,6 +24,10 @@ pub const VALIDATOR_PY: &str = include_str!("assets/fourow/validate.py");
 pub const WRONG_PATCH: &str = include_str!("assets/fourow/wrong.patch");
 /// The answer validator of the 2025-09 package (Python 3, standard library only).
 pub const ANSWER_VALIDATOR_PY: &str = include_str!("assets/fourow/validate_answer.py");
+/// Polygon's input validator (C++17 against testlib).
+pub const POLYGON_VALIDATOR_CPP: &str = include_str!("assets/fourow/polygon_validate.cpp");
+/// Polygon's checker (C++17 against testlib).
+pub const POLYGON_CHECKER_CPP: &str = include_str!("assets/fourow/polygon_check.cpp");
 const STATEMENT: &str = include_str!("assets/fourow/problem.en.tex");
 const SAMPLE_IN: &[u8] = include_bytes!("../../tests/data/fourow-sample.in");
 const SAMPLE_OUT: &[u8] = include_bytes!("../../tests/data/fourow-sample.out");
@@ -281,6 +285,9 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         answer_validator: ("validate.py", ANSWER_VALIDATOR_PY),
         cases,
         invalid_inputs: super::nearmiss::fourow_invalid(SAMPLE_IN),
+        outputs: super::nearmiss::fourow_outputs(SAMPLE_IN, SAMPLE_OUT),
+        polygon_validator: POLYGON_VALIDATOR_CPP,
+        polygon_checker: POLYGON_CHECKER_CPP,
         submissions,
         // The Python reference on the biggest file, start-up included (see README).
         timing: Timing { slowest_ac: 0.4 },
@@ -300,6 +307,11 @@ fn problem_yaml() -> String {
          source: {}\n\
          uuid: {UUID}\n\
          license: unknown\n\
+         limits:\n\
+         \x20 # The time limit is the slowest accepted run times time_multiplier, rounded up;\n\
+         \x20 # a run is judged too slow only past time_safety_margin times the limit.\n\
+         \x20 time_multiplier: 2\n\
+         \x20 time_safety_margin: 1.5\n\
          # Every byte counts: letter case (the capitals of the winning chips) and spaces (the\n\
          # grid's rows keep their trailing spaces).\n\
          validator_flags: case_sensitive space_change_sensitive\n",

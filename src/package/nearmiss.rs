@@ -430,3 +430,165 @@ pub fn fourow_invalid(sample: &[u8]) -> Vec<Invalid> {
     );
     out
 }
+
+/// One output for the checker: right (to accept) or a near miss of the right one (to reject).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputCase {
+    /// A short name, used as the file name.
+    pub name: String,
+    /// The input.
+    pub input: Vec<u8>,
+    /// The right answer.
+    pub answer: Vec<u8>,
+    /// The output to judge.
+    pub output: Vec<u8>,
+    /// Whether the checker must accept it.
+    pub accepted: bool,
+    /// What it is, in words.
+    pub why: String,
+}
+
+/// Outputs made from a sample's right answer (`answer`, of `input`): the answer itself, then
+/// its near misses. Tomek's answers are compared word by word with their case, so spaces may
+/// change; Four in a row's byte for byte. `statuses` are the words a line may end with, each
+/// tried in place of the first line's.
+fn output_cases(
+    input: &[u8],
+    answer: &[u8],
+    statuses: &[&str],
+    spaces_count: bool,
+) -> Vec<OutputCase> {
+    let text = String::from_utf8_lossy(answer).into_owned();
+    let mut out = Vec::new();
+    let mut add = |name: &str, output: String, accepted: bool, why: &str| {
+        out.push(OutputCase {
+            name: name.to_string(),
+            input: input.to_vec(),
+            answer: answer.to_vec(),
+            output: output.into_bytes(),
+            accepted,
+            why: why.to_string(),
+        })
+    };
+    add("right", text.clone(), true, "The right answer.");
+    let first = text.lines().next().unwrap_or_default();
+    let own = statuses.iter().find(|s| first.ends_with(*s)).copied();
+    if let Some(own) = own {
+        let head = &first[..first.len() - own.len()];
+        for (k, other) in statuses.iter().filter(|s| **s != own).enumerate() {
+            add(
+                &format!("wrong-status-{}", k + 1),
+                text.replacen(first, &format!("{head}{other}"), 1),
+                false,
+                &format!("The first answer `{own}` replaced by `{other}`."),
+            );
+        }
+    }
+    add(
+        "lower-case",
+        text.replacen(first, &first.to_lowercase(), 1),
+        false,
+        "The first line in lower case.",
+    );
+    add(
+        "upper-case",
+        text.replacen(first, &first.to_uppercase(), 1),
+        false,
+        "The first line in upper case.",
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    add(
+        "truncated-line",
+        lines[..lines.len() - 1]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect(),
+        false,
+        "The last line missing.",
+    );
+    let last = lines[lines.len() - 1];
+    add(
+        "truncated-word",
+        format!(
+            "{}{}\n",
+            lines[..lines.len() - 1]
+                .iter()
+                .map(|l| format!("{l}\n"))
+                .collect::<String>(),
+            &last[..last.rfind(' ').unwrap_or(0)]
+        ),
+        false,
+        "The last line cut before its last word.",
+    );
+    add(
+        "extra-line",
+        format!("{text}{first}\n"),
+        false,
+        "The first line again after the last.",
+    );
+    add(
+        "junk-bytes",
+        format!("{text}\u{0}\u{7f}~"),
+        false,
+        "Junk bytes after the answer.",
+    );
+    add("empty", String::new(), false, "No output at all.");
+    add(
+        "double-space",
+        text.replacen(' ', "  ", 1),
+        !spaces_count,
+        "Two spaces for the first one.",
+    );
+    add(
+        "trailing-space",
+        text.replacen('\n', " \n", 1),
+        !spaces_count,
+        "A space at the end of the first line.",
+    );
+    add(
+        "blank-line-between",
+        text.replacen('\n', "\n\n", 1),
+        !spaces_count,
+        "An empty line after the first line.",
+    );
+    out
+}
+
+/// The Tomek outputs: of the official sample.
+pub fn tomek_outputs(input: &[u8], answer: &[u8]) -> Vec<OutputCase> {
+    output_cases(
+        input,
+        answer,
+        &["X won", "O won", "Draw", "Game has not completed"],
+        false,
+    )
+}
+
+/// The Four in a row outputs: of the statement's sample, plus a dropped trailing space of the
+/// grid (its rows keep them).
+pub fn fourow_outputs(input: &[u8], answer: &[u8]) -> Vec<OutputCase> {
+    let mut out = output_cases(
+        input,
+        answer,
+        &[
+            "is invalid.",
+            "is not over, yet.",
+            "is over. There is no winner.",
+            "is over. The first player won.",
+            "is over. The second player won.",
+        ],
+        true,
+    );
+    let text = String::from_utf8_lossy(answer).into_owned();
+    if let Some(i) = text.find(" \n") {
+        out.push(OutputCase {
+            name: "trailing-space-dropped".to_string(),
+            input: input.to_vec(),
+            answer: answer.to_vec(),
+            output: format!("{}{}", &text[..i], &text[i + 1..]).into_bytes(),
+            accepted: false,
+            why: "The first trailing space of the grid dropped.".to_string(),
+        });
+    }
+    out
+}

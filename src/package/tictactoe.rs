@@ -23,6 +23,10 @@ pub const VALIDATOR_CPP: &str = include_str!("assets/tomek/validate.cpp");
 pub const WRONG_PATCH: &str = include_str!("assets/tomek/wrong.patch");
 /// The answer validator of the 2025-09 package (Python 3, standard library only).
 pub const ANSWER_VALIDATOR_PY: &str = include_str!("assets/tomek/validate_answer.py");
+/// Polygon's input validator (C++17 against testlib).
+pub const POLYGON_VALIDATOR_CPP: &str = include_str!("assets/tomek/polygon_validate.cpp");
+/// Polygon's checker (C++17 against testlib).
+pub const POLYGON_CHECKER_CPP: &str = include_str!("assets/tomek/polygon_check.cpp");
 const STATEMENT: &str = include_str!("assets/tomek/problem.en.tex");
 const SAMPLE_IN: &[u8] = include_bytes!("../../generated/sample.in");
 const SAMPLE_OUT: &[u8] = include_bytes!("../../generated/sample.out");
@@ -217,6 +221,9 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         answer_validator: ("validate.py", ANSWER_VALIDATOR_PY),
         cases,
         invalid_inputs: super::nearmiss::tomek_invalid(SAMPLE_IN),
+        outputs: super::nearmiss::tomek_outputs(SAMPLE_IN, SAMPLE_OUT),
+        polygon_validator: POLYGON_VALIDATOR_CPP,
+        polygon_checker: POLYGON_CHECKER_CPP,
         submissions,
         timing: timing(options.large_cases),
     })
@@ -270,6 +277,10 @@ fn problem_yaml() -> String {
          license: unknown\n\
          limits:\n\
          \x20 memory: 1024\n\
+         \x20 # The time limit is the slowest accepted run times time_multiplier, rounded up;\n\
+         \x20 # a run is judged too slow only past time_safety_margin times the limit.\n\
+         \x20 time_multiplier: 2\n\
+         \x20 time_safety_margin: 1.5\n\
          # The answers are whole words: compare them with their letter case.\n\
          validator_flags: case_sensitive\n",
         super::yaml_string(NAME),
