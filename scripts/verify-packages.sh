@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds both problem packages and has Kattis problemtools verify them, as a judge would.
 #
-# Usage: scripts/verify-packages.sh [PART...]   (legacy, 2025-09, domjudge, validators; all by default)
+# Usage: scripts/verify-packages.sh [PART...]   (legacy, 2025-09, polygon, domjudge, validators; all by default)
 #
 # - Installs problemtools (pinned, from the Python package index) into a virtual environment
 #   under target/, once. Its wheel ships its own judging helpers (the default output
@@ -25,6 +25,8 @@ PROBLEMTOOLS_VERSION="1.20260907"
 BAPCTOOLS_VERSION="2026.10.0"
 VENV="$ROOT/target/problemtools-venv"
 BT_VENV="$ROOT/target/bapctools-venv"
+P2D_VERSION="0.4.0"
+P2D_VENV="$ROOT/target/p2d-venv"
 CONFIG="$ROOT/target/problemtools-config"
 OUT="$ROOT/target/packages"
 FIXTURES="$ROOT/tests/fixtures/package"
@@ -58,6 +60,19 @@ install_bapctools() {
         "bapctools==$BAPCTOOLS_VERSION"
 }
 
+# p2d, which converts Polygon packages for DOMjudge and Kattis, and ships the testlib.h it
+# builds their checkers with.
+install_p2d() {
+    if [[ -x "$P2D_VENV/bin/p2d" ]] &&
+        [[ "$("$P2D_VENV/bin/python" -m pip show p2d 2>/dev/null)" == *"Version: $P2D_VERSION"* ]]; then
+        return
+    fi
+    echo "== installing p2d $P2D_VERSION into $P2D_VENV"
+    rm -rf "$P2D_VENV"
+    python3 -m venv "$P2D_VENV"
+    "$P2D_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "p2d==$P2D_VERSION"
+}
+
 # The statement check compiles the LaTeX statement (lualatex) and converts it to HTML (plasTeX,
 # which finds files through TeX's kpathsea; tidy and dvisvgm tidy it up).
 install_latex() {
@@ -84,9 +99,12 @@ EOF
     cp "$CONFIG/problemtools/languages.yaml" "$CONFIG/bapctools/languages.yaml"
 }
 
-# verify NAME: runs verifyproblem on target/packages/NAME and checks its verdicts.
+# verify NAME [DIR]: runs verifyproblem on DIR (target/packages/NAME by default, its base name
+# NAME) and checks its verdicts.
 verify() {
-    local name="$1" dir="$OUT/$1" log="$OUT/$1.log" parts=(config data validators graders submissions)
+    local name="$1" dir="${2:-$OUT/$1}" parts=(config data validators graders submissions)
+    local log="$dir.log"
+    name="$(basename "$dir")"
     if command -v lualatex >/dev/null; then
         parts+=(statement)
     fi
@@ -190,6 +208,58 @@ domjudge() {
     python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/fourow.zip" "$OUT/domjudge/legacy/fourow"
 }
 
+# The Polygon packages. testlib.h comes from p2d's wheel (Polygon gives it to every problem).
+# 1. What Polygon checks itself: the validator and the checker on their own tests, every test
+#    file valid (scripts/check-polygon-tests.py).
+# 2. p2d converts each package to a Kattis/DOMjudge package. It leaves out what it does not
+#    convert: the statement (it takes only a PDF) and the input validator; both are put in from
+#    the Polygon package, the validator as a program that runs the Polygon validator (exit 0)
+#    and answers in the Kattis convention (42). The checker is p2d's: it copies files/check.cpp
+#    with its testlib.h as the custom output validator.
+# 3. problemtools' verifyproblem judges the result, with the programs written apart from the
+#    packages added: 0 errors, every accepted AC, every wrong_answer WA.
+polygon() {
+    install_p2d
+    install_problemtools
+    install_latex
+    local testlib
+    testlib="$("$P2D_VENV/bin/python" -c 'import os, p2d; print(os.path.join(os.path.dirname(p2d.__file__), "testlib", "testlib.h"))')"
+    rm -rf "$OUT/polygon"
+    mkdir -p "$OUT/polygon/kattis"
+    "$ROOT/target/release/tomek" package --format polygon -o "$OUT/polygon/tomek"
+    "$ROOT/target/release/tomek" fourow package --format polygon -o "$OUT/polygon/fourow"
+    local name short dir kattis
+    for name in tomek fourow; do
+        dir="$OUT/polygon/$name"
+        short="$(python3 -c 'import sys, xml.etree.ElementTree as E; print(E.parse(sys.argv[1]).getroot().attrib["short-name"])' "$dir/problem.xml")"
+        cp "$testlib" "$dir/files/testlib.h"
+        g++ -O2 -std=gnu++17 -o "$dir.validate" "$dir/files/validate.cpp"
+        g++ -O2 -std=gnu++17 -o "$dir.check" "$dir/files/check.cpp"
+        python3 "$ROOT/scripts/check-polygon-tests.py" "$dir" "$dir.validate" "$dir.check"
+        echo "== p2d $name -> $short"
+        "$P2D_VENV/bin/p2d" --code "$short" --yes -o "$OUT/polygon/$short.zip" "$dir" >"$dir.p2d.log" 2>&1 || {
+            cat "$dir.p2d.log" >&2
+            exit 1
+        }
+        kattis="$OUT/polygon/kattis/$short"
+        mkdir -p "$kattis"
+        (cd "$kattis" && python3 -m zipfile -e "$OUT/polygon/$short.zip" .)
+        mkdir -p "$kattis/problem_statement" "$kattis/input_validators/polygon"
+        cp "$dir/statements/english/problem.tex" "$kattis/problem_statement/problem.en.tex"
+        cp "$dir/files/validate.cpp" "$testlib" "$kattis/input_validators/polygon/"
+        printf '#!/bin/sh\ng++ -O2 -std=gnu++17 -o validate validate.cpp\n' >"$kattis/input_validators/polygon/build"
+        printf '#!/bin/sh\nif "$(dirname "$0")/validate" "$@"; then exit 42; else exit 43; fi\n' >"$kattis/input_validators/polygon/run"
+        chmod +x "$kattis/input_validators/polygon/build" "$kattis/input_validators/polygon/run"
+    done
+    mkdir -p "$OUT/polygon/outside"
+    ln -sfn "$OUT/polygon/kattis/tictactoetomek" "$OUT/polygon/outside/tomek"
+    ln -sfn "$OUT/polygon/kattis/fourinarow" "$OUT/polygon/outside/fourow"
+    add_outside "$OUT/polygon/outside"
+    verify tictactoetomek "$OUT/polygon/kattis/tictactoetomek"
+    verify fourinarow "$OUT/polygon/kattis/fourinarow"
+    echo "verify-packages: both Polygon packages converted by p2d and verified by problemtools: 0 errors, every accepted AC, every wrong_answer WA"
+}
+
 # The validator proofs in full: the C++ Tomek validator over every reachable board (61,089,795
 # boards in 62 files of at most 1,000,000, the statement's bound; the default test run feeds it
 # every 61st board), and both validators over every near-miss kind.
@@ -205,7 +275,7 @@ validators() {
 main() {
     local formats=("$@")
     if [[ ${#formats[@]} -eq 0 ]]; then
-        formats=(legacy 2025-09 domjudge validators)
+        formats=(legacy 2025-09 polygon domjudge validators)
     fi
     write_language_table
     echo "== building the packages"
@@ -216,10 +286,11 @@ main() {
         case "$f" in
             legacy) legacy ;;
             2025-09) v2025_09 ;;
+            polygon) polygon ;;
             domjudge) domjudge ;;
             validators) validators ;;
             *)
-                echo "verify-packages: unknown part $f (legacy, 2025-09, domjudge, validators)" >&2
+                echo "verify-packages: unknown part $f (legacy, 2025-09, polygon, domjudge, validators)" >&2
                 exit 2
                 ;;
         esac
