@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Builds both problem packages and has Kattis problemtools verify them, as a judge would.
+# Builds both problem packages in every format and has outside tools verify them, as judges
+# would: the legacy packages with Kattis problemtools (below), the 2025-09 ones with BAPCtools
+# (verify_2025_09), the Polygon ones converted by p2d and then problemtools (polygon), the
+# DOMjudge ZIPs against the import's layout (domjudge), and the validators over every reachable
+# Tomek board and every near miss (validators).
 #
 # Usage: scripts/verify-packages.sh [PART...]   (legacy, 2025-09, polygon, domjudge, validators; all by default)
 #

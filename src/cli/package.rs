@@ -6,7 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tomek::output::AtomicFile;
-use tomek::package::{self, Package};
+use tomek::package::format::{Problem, Verdict};
+use tomek::package::{self, Format};
 
 /// Where and how to write a package.
 #[derive(clap::Args, Debug)]
@@ -69,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         large_cases: args.large_cases,
     };
     let problem = package::tictactoe::problem(&options)?;
-    write(&problem.render(args.target.format), &args.target)
+    write(&problem, &args.target)
 }
 
 pub fn run_fourow(args: FourowArgs) -> anyhow::Result<ExitCode> {
@@ -79,7 +80,7 @@ pub fn run_fourow(args: FourowArgs) -> anyhow::Result<ExitCode> {
         games: usize::from(args.games),
     };
     let problem = package::fourow::problem(&options)?;
-    write(&problem.render(args.target.format), &args.target)
+    write(&problem, &args.target)
 }
 
 /// `DIR.zip` beside `DIR`.
@@ -100,7 +101,8 @@ fn check_target(t: &Target) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn write(p: &Package, t: &Target) -> anyhow::Result<ExitCode> {
+fn write(problem: &Problem, t: &Target) -> anyhow::Result<ExitCode> {
+    let p = &problem.render(t.format);
     // The archive's temporary file is opened first, so that an unwritable place fails before
     // the directory is written; it replaces DIR.zip only once the directory is in place.
     let zip = if t.wants_zip() {
@@ -126,27 +128,22 @@ fn write(p: &Package, t: &Target) -> anyhow::Result<ExitCode> {
         report.push_str(&format!("; {}", path.display()));
     }
     outln!("{report}");
-    let count = |f: &dyn Fn(&str) -> bool| p.files.keys().filter(|k| f(k)).count();
+    let submissions = |v: Verdict| {
+        problem
+            .submissions
+            .iter()
+            .filter(|s| s.verdict == v)
+            .count()
+    };
+    let invalid = match t.format {
+        Format::V2025_09 | Format::Polygon => problem.invalid_inputs.len(),
+        Format::Legacy | Format::Domjudge => 0,
+    };
     let rows: [(&str, usize); 4] = [
-        (
-            "test files",
-            count(&|k| {
-                (k.starts_with("data/sample/") || k.starts_with("data/secret/"))
-                    && k.ends_with(".in")
-            }),
-        ),
-        (
-            "invalid input",
-            count(&|k| k.starts_with("data/invalid_input/") && k.ends_with(".in")),
-        ),
-        (
-            "accepted",
-            count(&|k| k.starts_with("submissions/accepted/")),
-        ),
-        (
-            "wrong_answer",
-            count(&|k| k.starts_with("submissions/wrong_answer/")),
-        ),
+        ("test files", problem.cases.len()),
+        ("invalid input", invalid),
+        ("accepted", submissions(Verdict::Accepted)),
+        ("wrong_answer", submissions(Verdict::WrongAnswer)),
     ];
     for (kind, n) in rows {
         if n > 0 {

@@ -797,6 +797,41 @@ fn formats_lay_out_the_same_problem() {
     assert!(
         subs.contains("wrong_answer/play-after-win.py:\n  permitted: [AC, WA]\n  required: [WA]\n")
     );
+    assert_eq!(
+        v.get("data/invalid_input/format-crlf.in").unwrap(),
+        String::from_utf8_lossy(&problem.cases[0].input)
+            .replace('\n', "\r\n")
+            .as_bytes()
+    );
+    assert!(v.get("data/valid_output/right.out").is_some());
+    assert!(
+        v.get("data/invalid_output/trailing-space-dropped.out")
+            .is_some()
+    );
+    assert!(v.get("answer_validators/validate.py").is_some());
+    let pg = problem.render(Format::Polygon);
+    let xml = String::from_utf8(pg.get("problem.xml").unwrap().to_vec()).unwrap();
+    for part in [
+        "<problem revision=\"1\" short-name=\"fourinarow\">",
+        "<time-limit>1000</time-limit>",
+        "<test-count>7</test-count>",
+        "<test method=\"manual\" description=\"The sample of SPOJ FOUROW's statement, byte for byte.\" sample=\"true\"/>",
+        "<source path=\"solutions/solution.cpp\" type=\"cpp.g++17\"/>",
+    ] {
+        assert!(xml.contains(part), "{part}");
+    }
+    assert_eq!(xml.matches("<solution tag=\"main\">").count(), 1);
+    assert_eq!(xml.matches("<solution tag=\"wrong-answer\">").count(), 11);
+    assert_eq!(xml.matches("<test verdict=\"invalid\"/>").count(), 16);
+    assert_eq!(
+        pg.get("tests/01").unwrap(),
+        problem.cases[0].input.as_slice()
+    );
+    assert_eq!(
+        pg.get("tests/07.a").unwrap(),
+        problem.cases[6].answer.as_slice()
+    );
+    assert!(pg.get("files/check.cpp").is_some() && pg.get("files/validate.cpp").is_some());
     let d = problem.render(Format::Domjudge);
     let ini = String::from_utf8(d.get("domjudge-problem.ini").unwrap().to_vec()).unwrap();
     assert!(
