@@ -1020,3 +1020,33 @@ fn validators_reject_every_near_miss_kind() {
         fourow.invalid_inputs.len()
     );
 }
+
+#[test]
+fn tomek_output_near_misses_agree_with_tomek_check() {
+    // The outputs the packages' checkers are tested on, judged by tomek's own checker: the
+    // ones to accept get 0, the others 1 (wrong answer) or 2 (presentation error).
+    let input = read(project("generated/sample.in"));
+    let answer = read(project("generated/sample.out"));
+    let outputs = package::nearmiss::tomek_outputs(&input, &answer);
+    assert_eq!(outputs.len(), 14);
+    let dir = tempfile::tempdir().unwrap();
+    let (i, a) = (dir.path().join("in"), dir.path().join("ans"));
+    std::fs::write(&i, &input).unwrap();
+    std::fs::write(&a, &answer).unwrap();
+    for o in &outputs {
+        let out = dir.path().join(&o.name);
+        std::fs::write(&out, &o.output).unwrap();
+        let code = cargo_bin_cmd!("tomek")
+            .args(["check", "-q"])
+            .args([&i, &a, &out])
+            .output()
+            .unwrap()
+            .status
+            .code();
+        if o.accepted {
+            assert_eq!(code, Some(0), "{}", o.name);
+        } else {
+            assert!(matches!(code, Some(1 | 2)), "{}: {code:?}", o.name);
+        }
+    }
+}
