@@ -639,12 +639,19 @@ impl Store {
     /// the roots' new references; forgets the cache and clears the overflow mark. The tables
     /// keep their size for the next operation.
     pub fn compact<const N: usize>(&mut self, roots: [Ref; N]) -> [Ref; N] {
+        let mut roots = roots;
+        self.compact_all(&mut roots);
+        roots
+    }
+
+    /// [`Store::compact`] for any number of roots, renumbered in place.
+    pub fn compact_all(&mut self, roots: &mut [Ref]) {
         let n = self.len();
         self.peak = self.peak.max(self.bytes() + n * std::mem::size_of::<u32>());
         let mut remap = table(n, || NIL);
         // Children are older than parents, so one sweep from the newest node marks everything
         // reachable.
-        for r in roots {
+        for &r in roots.iter() {
             remap[r as usize] = 0;
         }
         for i in (2..n).rev() {
@@ -673,7 +680,9 @@ impl Store {
                 kept += 1;
             }
         }
-        let roots = roots.map(|r| remap[r as usize]);
+        for r in roots.iter_mut() {
+            *r = remap[*r as usize];
+        }
         drop(remap);
         self.nodes.len.store(kept as usize, Ordering::Relaxed);
         // Give the garbage's pages back to the system: the next operation grows the array
@@ -694,7 +703,16 @@ impl Store {
             self.cache = empty_cache(len);
         }
         self.note_peak();
-        roots
+    }
+
+    /// Whether the assignment `value` (the value of each level, from level 0 on) is in `r`.
+    pub fn contains(&self, r: Ref, value: &[bool]) -> bool {
+        let mut r = r;
+        while r > TRUE {
+            let n = self.nodes.get(r);
+            r = if value[n.level as usize] { n.hi } else { n.lo };
+        }
+        r == TRUE
     }
 
     /// The nodes reachable from `r`, the terminals included.
