@@ -169,8 +169,9 @@ struct Entry {
 }
 
 const LOCKED: u64 = u64::MAX;
-/// Epochs take the top 24 bits of an entry's value.
-const EPOCHS: u32 = 1 << 24;
+/// Operation codes take the low 12 bits of an entry's tag, epochs the top 20.
+const OP_BITS: u32 = 12;
+const EPOCHS: u32 = 1 << (32 - OP_BITS);
 
 /// A cache of `len` empty entries, left for the system to zero on first touch.
 fn empty_cache(len: usize) -> Vec<Entry> {
@@ -256,6 +257,8 @@ pub struct Store {
 impl Store {
     /// The first operation code free for callers' own cached operations.
     pub const USER_OPS: u32 = 16;
+    /// Operation codes are below this.
+    pub const OPS: u32 = 1 << OP_BITS;
 
     /// An empty store over `levels` variables that never uses more than `limit` bytes for its
     /// nodes, unique table and cache.
@@ -522,7 +525,9 @@ impl Store {
         }
         let value = e.value.load(Ordering::Acquire);
         std::sync::atomic::fence(Ordering::Acquire);
-        if e.key.load(Ordering::Relaxed) != key || (value >> 32) as u32 != op | self.epoch << 8 {
+        if e.key.load(Ordering::Relaxed) != key
+            || (value >> 32) as u32 != op | self.epoch << OP_BITS
+        {
             return None;
         }
         Some(value as u32)
@@ -539,7 +544,7 @@ impl Store {
         if e.key.swap(LOCKED, Ordering::Acquire) == LOCKED {
             return;
         }
-        let tag = op | self.epoch << 8;
+        let tag = op | self.epoch << OP_BITS;
         e.value
             .store(u64::from(result) | u64::from(tag) << 32, Ordering::Release);
         e.key

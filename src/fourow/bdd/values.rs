@@ -20,6 +20,7 @@ use super::encoding::{Image, Layout};
 use super::store::{FALSE, Ref, Store};
 use super::{Cost, Error, Progress};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// The largest board solved, in cells: the diagrams of the won and lost positions grow much
@@ -271,6 +272,9 @@ pub fn solve(
     if store.overflowed() {
         return Err(out_of_memory(cells).into());
     }
+    // The full boards are drawn (no won or lost open position at the last ply).
+    let last_nodes = store.size(opens[cells as usize]);
+    opens.pop();
     opens.extend([FALSE, FALSE, x_threats, o_threats]);
     store.compact_all(&mut opens);
     let threats_time = clock.elapsed();
@@ -288,8 +292,8 @@ pub fn solve(
         last.drawn = open_counts[cells as usize];
         last.elapsed += threats_time;
         costs[cells as usize] = Cost {
-            nodes: store.size(opens[cells as usize]),
-            all_nodes: store.size(opens[cells as usize]),
+            nodes: 2,
+            all_nodes: last_nodes,
             peak_bytes: store.peak_bytes(),
         };
     }
@@ -314,25 +318,21 @@ pub fn solve(
                 );
             }
         };
-        // opens: plies 0 to ply + 1, the won and lost of ply + 1, the two threat sets.
+        // opens: the open positions of plies 0 to ply, the won and lost open positions of
+        // ply + 1, the two threat sets.
         let n = opens.len();
-        let [open, next, won_next, lost_next, x_threats, o_threats] =
-            [n - 6, n - 5, n - 4, n - 3, n - 2, n - 1].map(|i| opens[i]);
+        let [open, won_next, lost_next, x_threats, o_threats] =
+            [n - 5, n - 4, n - 3, n - 2, n - 1].map(|i| opens[i]);
         let threats = if first { x_threats } else { o_threats };
-        let to_lost = store.run(store.len(), |s| {
-            Image::preimage(s, layout, first, &show).of(lost_next)
-        });
         let imm = store.run(store.len() / 4, |s| s.and(open, threats));
         let rest = store.run(store.len() / 4, |s| s.diff(open, imm));
         let won = store.run(store.len() / 2, |s| {
-            let more = s.and(rest, to_lost);
+            let more = Predecessors::new(s, layout, first, &show).of(lost_next, rest);
             s.or(imm, more)
         });
-        let not_won = store.run(store.len() / 2, |s| s.diff(next, won_next));
-        let to_not_won = store.run(store.len(), |s| {
-            Image::preimage(s, layout, first, &show).of(not_won)
+        let lost = store.run(store.len() / 2, |s| {
+            Predecessors::all(s, layout, first, &show).of(won_next, rest)
         });
-        let lost = store.run(store.len() / 2, |s| s.diff(rest, to_not_won));
         if store.overflowed() {
             return Err(out_of_memory(ply).into());
         }
@@ -348,10 +348,11 @@ pub fn solve(
             }
         }
         let counts = count(&mut store, &[won, lost], ply)?;
+        let all_nodes = store.size(open);
         opens.truncate(n - 5);
         opens.extend([won, lost, x_threats, o_threats]);
         store.compact_all(&mut opens);
-        let nodes = store.size(opens[ply as usize + 1]) + store.size(opens[ply as usize + 2]);
+        let nodes = store.size(opens[ply as usize]) + store.size(opens[ply as usize + 1]);
         let row = &mut rows_done[ply as usize];
         row.won = counts[0];
         row.lost += counts[1];
@@ -359,7 +360,7 @@ pub fn solve(
         row.elapsed += clock.elapsed();
         costs[ply as usize] = Cost {
             nodes,
-            all_nodes: store.size(opens[ply as usize]),
+            all_nodes,
             peak_bytes: store.peak_bytes(),
         };
     }
@@ -367,4 +368,185 @@ pub fn solve(
         plies: rows_done.into_iter().zip(costs).collect(),
         queries: answers.into_iter().map(Option::flatten).collect(),
     })
+}
+
+/// The positions of a set `care` from which one move of a given player leads into a set, in
+/// one recursive pass over both diagrams: the predecessors of [`Image::preimage`] intersected
+/// with `care`, without building the predecessors that `care` drops.
+///
+/// For nodes `n` (of the set) and `c` (of `care`) at the start of column `col`, the columns'
+/// chains of clear bits give the rests `m[i]` and `k[i]` of the positions whose column has
+/// height `i`. A position of `care` whose column has height `j` has a move into the set
+/// either later (`later(m[j], k[j])`, which walks the colour bits of both together and goes on
+/// at the next column), or here: the set's positions with height `j + 1` and the mover's
+/// colour at bit `j`, whose rest after that bit must also be a rest of `k[j]`.
+///
+/// With `every`, the pass keeps instead the positions of `care` all of whose moves lead into
+/// the set: the move here (when the column is not full) and every later one. The positions
+/// with no move left keep nothing to check.
+struct Predecessors<'s> {
+    store: &'s Store,
+    layout: Layout,
+    first: bool,
+    every: bool,
+    progress: &'s (dyn Fn(&Store) + Sync),
+    calls: AtomicU32,
+}
+
+/// Operation codes: one per column, kind of step and player.
+const OP_PRE: u32 = Store::USER_OPS + 8;
+
+impl<'s> Predecessors<'s> {
+    fn new(
+        store: &'s Store,
+        layout: Layout,
+        first: bool,
+        progress: &'s (dyn Fn(&Store) + Sync),
+    ) -> Self {
+        debug_assert!(OP_PRE + 8 * layout.cols <= Store::OPS);
+        Predecessors {
+            store,
+            layout,
+            first,
+            every: false,
+            progress,
+            calls: AtomicU32::new(0),
+        }
+    }
+
+    /// The positions of a `care` set all of whose moves lead into a set.
+    fn all(
+        store: &'s Store,
+        layout: Layout,
+        first: bool,
+        progress: &'s (dyn Fn(&Store) + Sync),
+    ) -> Self {
+        Predecessors {
+            every: true,
+            ..Predecessors::new(store, layout, first, progress)
+        }
+    }
+
+    fn op(&self, later: bool, col: u32) -> u32 {
+        let kind = u32::from(later) * 4 + u32::from(self.every) * 2 + u32::from(self.first);
+        OP_PRE + kind * self.layout.cols + col
+    }
+
+    /// The positions of `care` with a move into `set`.
+    fn of(&self, set: Ref, care: Ref) -> Ref {
+        self.full(set, care, 0)
+    }
+
+    fn full(&self, n: Ref, c: Ref, col: u32) -> Ref {
+        if c == FALSE {
+            return FALSE;
+        }
+        if col == self.layout.cols {
+            // No column left: every move was looked at.
+            return if self.every { c } else { FALSE };
+        }
+        if n == FALSE && !self.every {
+            return FALSE;
+        }
+        let op = self.op(false, col);
+        if let Some(r) = self.store.cached(op, n, c) {
+            return r;
+        }
+        let calls = self.calls.fetch_add(1, Ordering::Relaxed);
+        if calls.is_multiple_of(1 << 14) {
+            (self.progress)(self.store);
+        }
+        let rows = self.layout.rows;
+        let mut m = [FALSE; 65];
+        let mut k = [FALSE; 65];
+        let (mut y, mut z) = (n, c);
+        for bit in (0..=rows).rev() {
+            let level = self.layout.level(col, bit);
+            let (lo, hi) = self.store.split(y, level);
+            m[bit as usize] = hi;
+            y = lo;
+            let (lo, hi) = self.store.split(z, level);
+            k[bit as usize] = hi;
+            z = lo;
+        }
+        let mut hi = [FALSE; 65];
+        self.heights(&m, &k, col, &mut hi[..=rows as usize], 0);
+        let mut r = self.store.mk(self.layout.level(col, 0), FALSE, hi[0]);
+        for bit in 1..=rows {
+            r = self
+                .store
+                .mk(self.layout.level(col, bit), r, hi[bit as usize]);
+        }
+        self.store.remember(op, n, c, r);
+        r
+    }
+
+    /// Fills `out[i]` with the positions of `care` whose column `col` has height `from + i`
+    /// and that have a move into the set. Halves go to two threads near the top of the order.
+    fn heights(&self, m: &[Ref; 65], k: &[Ref; 65], col: u32, out: &mut [Ref], from: u32) {
+        if out.len() > 1 && self.store.forks_at(self.layout.base(col)) {
+            let (a, b) = out.split_at_mut(out.len() / 2);
+            let mid = from + a.len() as u32;
+            rayon::join(
+                || self.heights(m, k, col, a, from),
+                || self.heights(m, k, col, b, mid),
+            );
+            return;
+        }
+        for (i, slot) in out.iter_mut().enumerate() {
+            let bit = from + i as u32;
+            let (here, rest) = (m.get(bit as usize + 1).copied(), k[bit as usize]);
+            if rest == FALSE {
+                *slot = FALSE;
+                continue;
+            }
+            if self.every {
+                // The move here must lead into the set, then every later move too.
+                let rest = if bit < self.layout.rows {
+                    let above = here.unwrap_or(FALSE);
+                    let (other, mine) = self.store.split(above, self.layout.level(col, bit));
+                    let taken = if self.first { mine } else { other };
+                    self.store.and(taken, rest)
+                } else {
+                    rest
+                };
+                *slot = self.later(m[bit as usize], rest, col);
+                continue;
+            }
+            let stay = self.later(m[bit as usize], rest, col);
+            *slot = match here {
+                Some(above) if bit < self.layout.rows && above != FALSE => {
+                    let (other, mine) = self.store.split(above, self.layout.level(col, bit));
+                    let taken = if self.first { mine } else { other };
+                    let taken = self.store.and(taken, rest);
+                    self.store.or(stay, taken)
+                }
+                _ => stay,
+            };
+        }
+    }
+
+    fn later(&self, x: Ref, y: Ref, col: u32) -> Ref {
+        if y == FALSE || (x == FALSE && !self.every) {
+            return FALSE;
+        }
+        let level = self.store.level(x).min(self.store.level(y));
+        if level >= self.layout.base(col + 1) {
+            return self.full(x, y, col + 1);
+        }
+        let op = self.op(true, col);
+        if let Some(r) = self.store.cached(op, x, y) {
+            return r;
+        }
+        let (x0, x1) = self.store.split(x, level);
+        let (y0, y1) = self.store.split(y, level);
+        let (lo, hi) = self.store.pair(
+            level,
+            || self.later(x0, y0, col),
+            || self.later(x1, y1, col),
+        );
+        let r = self.store.mk(level, lo, hi);
+        self.store.remember(op, x, y, r);
+        r
+    }
 }
