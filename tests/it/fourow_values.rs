@@ -241,7 +241,7 @@ fn empty_board_agrees(s: &Solution, cols: u32, rows: u32) {
 #[test]
 fn the_search_agrees_with_the_strong_solution_on_random_positions_of_small_boards() {
     for (cols, rows) in [(4, 4), (5, 4), (4, 5)] {
-        let asked = random_positions(cols, rows, 300, u64::from(cols * 100 + rows));
+        let asked = random_positions(cols, rows, 100, u64::from(cols * 100 + rows));
         let queries: Vec<Vec<u8>> = asked.iter().map(|m| columns(m)).collect();
         let s = strong(cols, rows, &queries);
         empty_board_agrees(&s, cols, rows);
@@ -258,25 +258,36 @@ fn the_search_agrees_with_the_strong_solution_on_random_positions_of_small_board
     }
 }
 
-/// The boards of 24 and 25 cells: a few seconds each on two cores.
-#[test]
-fn the_search_agrees_with_the_strong_solution_on_random_positions_of_6x4_and_5x5() {
-    for (cols, rows) in [(6, 4), (5, 5)] {
-        let asked = random_positions(cols, rows, 60, u64::from(cols * 100 + rows));
-        let queries: Vec<Vec<u8>> = asked.iter().map(|m| columns(m)).collect();
-        let s = strong(cols, rows, &queries);
-        empty_board_agrees(&s, cols, rows);
-        let shape = Shape::new(cols, rows).unwrap();
-        let mut solver = Solver::new(16 << 20);
-        for (moves, got) in asked.iter().zip(&s.queries) {
-            let score = solver.solve(parse_moves(moves, shape).unwrap());
-            assert_eq!(
-                Some(value_of_score(score.0)),
-                *got,
-                "{cols}×{rows} `{moves}`"
-            );
-        }
+/// The search against the strong solution of a board of 24 or 25 cells, on `n` random
+/// positions and the empty board.
+fn search_agrees_on(cols: u32, rows: u32, n: usize) {
+    let asked = random_positions(cols, rows, n, u64::from(cols * 100 + rows));
+    let queries: Vec<Vec<u8>> = asked.iter().map(|m| columns(m)).collect();
+    let s = strong(cols, rows, &queries);
+    empty_board_agrees(&s, cols, rows);
+    let shape = Shape::new(cols, rows).unwrap();
+    let mut solver = Solver::new(16 << 20);
+    for (moves, got) in asked.iter().zip(&s.queries) {
+        let score = solver.solve(parse_moves(moves, shape).unwrap());
+        assert_eq!(
+            Some(value_of_score(score.0)),
+            *got,
+            "{cols}×{rows} `{moves}`"
+        );
     }
+}
+
+/// A few seconds on two cores.
+#[test]
+fn the_search_agrees_with_the_strong_solution_on_random_positions_of_6x4() {
+    search_agrees_on(6, 4, 40);
+}
+
+/// As long again: run by `scripts/bench-fourow.sh` (`cargo test --release -- --ignored`).
+#[test]
+#[ignore = "slow: run by scripts/bench-fourow.sh"]
+fn the_search_agrees_with_the_strong_solution_on_random_positions_of_5x5() {
+    search_agrees_on(5, 5, 100);
 }
 
 #[test]
