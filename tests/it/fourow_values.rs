@@ -387,4 +387,23 @@ fn the_command_refuses_boards_it_cannot_solve() {
         .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("up to 30 cells"), "{stderr}");
+    let out = tomek()
+        .args([
+            "fourow",
+            "count",
+            "--method",
+            "bdd",
+            "--values",
+            "--cols",
+            "5",
+            "--rows",
+            "5",
+            "--memory-limit",
+            "20M",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("memory limit of 20 MiB"), "{stderr}");
 }
