@@ -3,18 +3,21 @@
 //!
 //! A forward pass builds the open positions of every ply as in [`super::count`] and keeps
 //! them all. Then, from the last ply down, each ply's open positions are split by the
-//! values of the ply after, using the predecessors of a set ([`Image::preimage`]):
+//! values of the ply after:
 //!
 //! - won: open positions with a move into a four (the predecessors, by the mover, of the
-//!   mover's fours, computed once per player), or with a move to a lost open position of the
+//!   mover's fours ([`Image::preimage`]), computed once per player), or else with a move to a
+//!   lost open position of the next ply;
+//! - lost: the other open positions all of whose moves lead to a won open position of the
 //!   next ply;
-//! - lost: open positions with neither a move into a four nor a move to a drawn or lost open
-//!   position of the next ply, so that every move leads to a position won for the opponent;
 //! - drawn: the rest, and the full boards with no four.
 //!
-//! A position where the previous move made a four is lost for the side to move; those are the
-//! positions of a ply that are not open, counted on the forward pass. Only the won and lost
-//! sets of the ply after are kept while a ply is split.
+//! The last two are one pass each over the diagrams of the next ply's set and of the
+//! positions to split (`Predecessors`), which keeps only the positions to split and never
+//! builds the whole set of predecessors. A position where the previous move made a four is
+//! lost for the side to move; those are the positions of a ply that are not open, counted on
+//! the forward pass. Only the won and lost sets of the ply after are kept while a ply is
+//! split.
 
 use super::encoding::{Image, Layout};
 use super::store::{FALSE, Ref, Store};
