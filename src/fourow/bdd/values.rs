@@ -328,13 +328,14 @@ pub fn solve(
             [n - 5, n - 4, n - 3, n - 2, n - 1].map(|i| opens[i]);
         let threats = if first { x_threats } else { o_threats };
         let imm = store.run(store.len() / 4, |s| s.and(open, threats));
-        let rest = store.run(store.len() / 4, |s| s.diff(open, imm));
         let won = store.run(store.len() / 2, |s| {
-            let more = Predecessors::new(s, layout, first, &show).of(lost_next, rest);
+            let more = Predecessors::new(s, layout, first, &show).of(lost_next, open);
             s.or(imm, more)
         });
+        // A move into a four leads out of the next ply's open positions, so a position with
+        // one is never among those whose every move leads to a won open position.
         let lost = store.run(store.len() / 2, |s| {
-            Predecessors::all(s, layout, first, &show).of(won_next, rest)
+            Predecessors::all(s, layout, first, &show).of(won_next, open)
         });
         if store.overflowed() {
             return Err(out_of_memory(ply).into());
