@@ -36,6 +36,14 @@
 #   EMPTY=1        with SEARCH=1: also solve the empty 7x6 board once, on one thread (many
 #                  minutes)
 #   TABLE=64       MiB of transposition table for the search
+#   STRONG=1       also solve the small boards strongly (`fourow count --method bdd --values`),
+#                  4x4 to 6x4, 5x5 and 4x6, once each: wall time, peak memory, the slowest ply,
+#                  who wins the empty board and the won, drawn and lost positions over all
+#                  plies; the positions of every ply checked against the symbolic count; then
+#                  the slow cross-check of the search against the strong solution of 5x5
+#                  (`cargo test -- --ignored`)
+#   STRONG_BIG=1   with STRONG=1: also 7x4, 4x7, 6x5 and 5x6 (several minutes each on two
+#                  cores, about 3 GB)
 set -euo pipefail
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -271,4 +279,45 @@ if [ "${SEARCH:-0}" = 1 ]; then
         echo
         echo "empty 7x6 board: score $score, $nodes nodes, $secs s, $(mb "$peak_kb")"
     fi
+fi
+
+if [ "${STRONG:-0}" = 1 ]; then
+    boards="4x4 5x4 4x5 6x4 5x5 4x6"
+    if [ "${STRONG_BIG:-0}" = 1 ]; then
+        boards="$boards 7x4 4x7 6x5 5x6"
+    fi
+    echo
+    echo "Strong solutions (fourow count --method bdd --values): won, drawn and lost for the"
+    echo "side to move over all plies"
+    echo
+    srow() { printf '%-6s %9s %12s %15s %12s %14s %14s %14s\n' "$@"; }
+    srow board "wall (s)" "peak memory" "slowest ply (s)" "empty" won drawn lost
+    for board in $boards; do
+        cols=${board%x*}
+        rows=${board#*x}
+        measure "strong-$board" "$tomek" --quiet fourow count --method bdd --values \
+            --cols "$cols" --rows "$rows" --format csv
+        "$tomek" --quiet fourow count --method bdd --cols "$cols" --rows "$rows" \
+            --plies $((cols * rows)) --format csv >"$tmp/count-$board.out"
+        if ! diff <(cut -d, -f1,2 "$tmp/strong-$board.out") \
+            <(cut -d, -f1,2 "$tmp/count-$board.out") >/dev/null; then
+            echo "bench-fourow.sh: $board: the positions differ from the symbolic count" >&2
+            exit 1
+        fi
+        # The slowest ply, from the table of a second run (times are not in the CSV).
+        "$tomek" --quiet fourow count --method bdd --values --cols "$cols" --rows "$rows" \
+            >"$tmp/strong-$board.table"
+        slowest=$(awk '$1 ~ /^[0-9]+$/ && $6 > m { m = $6 } END { print m }' \
+            "$tmp/strong-$board.table")
+        empty=$(awk -F, '$1 == 0 { print ($3 == 1) ? "first wins" : \
+            ($4 == 1) ? "draw" : "second wins" }' "$tmp/strong-$board.out")
+        read -r won drawn lost < <(awk -F, '$1 == "total" { print $3, $4, $5 }' \
+            "$tmp/strong-$board.out")
+        srow "$board" "$secs" "$(mb "$peak_kb")" "$slowest" "$empty" "$won" "$drawn" "$lost"
+    done
+    echo
+    echo "The search against the strong solution of 5x5 on random positions:"
+    cargo test --release --quiet --test it -- --ignored \
+        the_search_agrees_with_the_strong_solution_on_random_positions_of_5x5 2>&1 |
+        grep -E "^test result"
 fi

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Builds both problem packages and has Kattis problemtools verify them, as a judge would.
+# Builds both problem packages in every format and has outside tools verify them, as judges
+# would: the legacy packages with Kattis problemtools (below), the 2025-09 ones with BAPCtools
+# (verify_2025_09), the Polygon ones converted by p2d and then problemtools (polygon), the
+# DOMjudge ZIPs against the import's layout (domjudge), and the validators over every reachable
+# Tomek board and every near miss (validators).
 #
-# Usage: scripts/verify-packages.sh
+# Usage: scripts/verify-packages.sh [PART...]   (legacy, 2025-09, polygon, domjudge, validators; all by default)
 #
 # - Installs problemtools (pinned, from the Python package index) into a virtual environment
 #   under target/, once. Its wheel ships its own judging helpers (the default output
@@ -22,14 +26,18 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PROBLEMTOOLS_VERSION="1.20260907"
+BAPCTOOLS_VERSION="2026.10.0"
 VENV="$ROOT/target/problemtools-venv"
+BT_VENV="$ROOT/target/bapctools-venv"
+P2D_VERSION="0.4.0"
+P2D_VENV="$ROOT/target/p2d-venv"
 CONFIG="$ROOT/target/problemtools-config"
 OUT="$ROOT/target/packages"
 FIXTURES="$ROOT/tests/fixtures/package"
 
 install_problemtools() {
     if [[ -x "$VENV/bin/verifyproblem" ]] &&
-        "$VENV/bin/python" -m pip show problemtools 2>/dev/null | grep -qx "Version: $PROBLEMTOOLS_VERSION"; then
+        [[ "$("$VENV/bin/python" -m pip show problemtools 2>/dev/null)" == *"Version: $PROBLEMTOOLS_VERSION"* ]]; then
         return
     fi
     echo "== installing problemtools $PROBLEMTOOLS_VERSION into $VENV"
@@ -41,6 +49,32 @@ install_problemtools() {
     fi
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
         "problemtools==$PROBLEMTOOLS_VERSION"
+}
+
+# BAPCtools, in a virtual environment of its own (its dependencies are not problemtools').
+install_bapctools() {
+    if [[ -x "$BT_VENV/bin/bt" ]] &&
+        [[ "$("$BT_VENV/bin/python" -m pip show bapctools 2>/dev/null)" == *"Version: $BAPCTOOLS_VERSION"* ]]; then
+        return
+    fi
+    echo "== installing BAPCtools $BAPCTOOLS_VERSION into $BT_VENV"
+    rm -rf "$BT_VENV"
+    python3 -m venv "$BT_VENV"
+    "$BT_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+        "bapctools==$BAPCTOOLS_VERSION"
+}
+
+# p2d, which converts Polygon packages for DOMjudge and Kattis, and ships the testlib.h it
+# builds their checkers with.
+install_p2d() {
+    if [[ -x "$P2D_VENV/bin/p2d" ]] &&
+        [[ "$("$P2D_VENV/bin/python" -m pip show p2d 2>/dev/null)" == *"Version: $P2D_VERSION"* ]]; then
+        return
+    fi
+    echo "== installing p2d $P2D_VERSION into $P2D_VENV"
+    rm -rf "$P2D_VENV"
+    python3 -m venv "$P2D_VENV"
+    "$P2D_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "p2d==$P2D_VERSION"
 }
 
 # The statement check compiles the LaTeX statement (lualatex) and converts it to HTML (plasTeX,
@@ -64,11 +98,17 @@ python3:
     compile: 'python3 -m py_compile {files}'
     run: 'python3 "{mainfile}"'
 EOF
+    # The same for BAPCtools, whose table also runs Python 3 with PyPy by default.
+    mkdir -p "$CONFIG/bapctools"
+    cp "$CONFIG/problemtools/languages.yaml" "$CONFIG/bapctools/languages.yaml"
 }
 
-# verify NAME: runs verifyproblem on target/packages/NAME and checks its verdicts.
+# verify NAME [DIR]: runs verifyproblem on DIR (target/packages/NAME by default, its base name
+# NAME) and checks its verdicts.
 verify() {
-    local name="$1" dir="$OUT/$1" log="$OUT/$1.log" parts=(config data validators graders submissions)
+    local name="$1" dir="${2:-$OUT/$1}" parts=(config data validators graders submissions)
+    local log="$dir.log"
+    name="$(basename "$dir")"
     if command -v lualatex >/dev/null; then
         parts+=(statement)
     fi
@@ -105,24 +145,160 @@ verify() {
     fi
 }
 
-main() {
+# verify_2025_09 NAME [BT_FLAGS...]: `bt validate` and `bt run --all` on
+# target/packages/2025-09/NAME. bt exits non-zero on any error or warning, on a validator
+# that accepts an invalid input or rejects a valid one, and on a submission that breaks what
+# submissions.yaml (or its folder) says it must get on any case.
+verify_2025_09() {
+    local name="$1" dir="$OUT/2025-09/$1" log="$OUT/2025-09/$1.log"
+    shift
+    echo "== bt validate, bt run --all: 2025-09/$name"
+    local failed=0
+    (cd "$dir" && XDG_CONFIG_HOME="$CONFIG" "$BT_VENV/bin/bt" validate --no-bar "$@") >"$log" 2>&1 || failed=1
+    (cd "$dir" && XDG_CONFIG_HOME="$CONFIG" "$BT_VENV/bin/bt" run --no-bar --all "$@") >>"$log" 2>&1 || failed=1
+    grep -vE '^\s*$' "$log"
+    if [[ "$failed" -ne 0 ]]; then
+        echo "verify-packages: 2025-09/$name failed; the whole log is $log" >&2
+        exit 1
+    fi
+}
+
+# add_outside DIR: programs written apart from the packages, one right and one wrong for each
+# problem, into DIR/tomek and DIR/fourow.
+add_outside() {
+    cp "$FIXTURES/tomek_alt.cpp" "$1/tomek/submissions/accepted/outside-strings.cpp"
+    cp "$FIXTURES/tomek_few_stones.cpp" "$1/tomek/submissions/wrong_answer/outside-few-stones.cpp"
+    cp "$FIXTURES/fourow_alt.py" "$1/fourow/submissions/accepted/outside-bitboard.py"
+    cp "$FIXTURES/fourow_no_diagonals.py" "$1/fourow/submissions/wrong_answer/outside-no-diagonals.py"
+}
+
+legacy() {
     install_problemtools
     install_latex
-    write_language_table
-    echo "== building the packages"
-    (cd "$ROOT" && cargo build --release --quiet)
-    rm -rf "$OUT"
-    mkdir -p "$OUT"
+    rm -rf "$OUT/tomek" "$OUT/fourow" "$OUT/tomek.zip" "$OUT/fourow.zip"
     "$ROOT/target/release/tomek" package -o "$OUT/tomek" --zip
     "$ROOT/target/release/tomek" fourow package -o "$OUT/fourow" --zip
     # Programs written apart from the packages: one right, one wrong, for each problem.
-    cp "$FIXTURES/tomek_alt.cpp" "$OUT/tomek/submissions/accepted/outside-strings.cpp"
-    cp "$FIXTURES/tomek_few_stones.cpp" "$OUT/tomek/submissions/wrong_answer/outside-few-stones.cpp"
-    cp "$FIXTURES/fourow_alt.py" "$OUT/fourow/submissions/accepted/outside-bitboard.py"
-    cp "$FIXTURES/fourow_no_diagonals.py" "$OUT/fourow/submissions/wrong_answer/outside-no-diagonals.py"
+    add_outside "$OUT"
     verify tomek
     verify fourow
-    echo "verify-packages: both packages verified: 0 errors, every accepted AC, every wrong_answer WA"
+    echo "verify-packages: both legacy packages verified: 0 errors, every accepted AC, every wrong_answer WA"
+}
+
+v2025_09() {
+    install_bapctools
+    rm -rf "$OUT/2025-09"
+    "$ROOT/target/release/tomek" package --format 2025-09 -o "$OUT/2025-09/tomek"
+    "$ROOT/target/release/tomek" fourow package --format 2025-09 -o "$OUT/2025-09/fourow"
+    add_outside "$OUT/2025-09"
+    verify_2025_09 tomek
+    # Four in a row's format itself has a space before a line's end (`Game #1: ` with no moves,
+    # the grid's rows): BAPCtools' generic whitespace warnings are turned off for it.
+    verify_2025_09 fourow --no-test-case-sanity-checks
+    echo "verify-packages: both 2025-09 packages verified by BAPCtools: every validator and submission as expected"
+}
+
+# The DOMjudge ZIPs, checked against what DOMjudge's problem import reads
+# (scripts/check-domjudge-zip.py), and their jury programs against the legacy packages', which
+# problemtools judged: the same programs but for the @EXPECTED_RESULTS@ line.
+domjudge() {
+    echo "== DOMjudge ZIPs"
+    rm -rf "$OUT/domjudge"
+    "$ROOT/target/release/tomek" package --format domjudge -o "$OUT/domjudge/tomek" >/dev/null
+    "$ROOT/target/release/tomek" fourow package --format domjudge -o "$OUT/domjudge/fourow" >/dev/null
+    "$ROOT/target/release/tomek" package -o "$OUT/domjudge/legacy/tomek" >/dev/null
+    "$ROOT/target/release/tomek" fourow package -o "$OUT/domjudge/legacy/fourow" >/dev/null
+    python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/tomek.zip" "$OUT/domjudge/legacy/tomek"
+    python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/fourow.zip" "$OUT/domjudge/legacy/fourow"
+}
+
+# The Polygon packages. testlib.h comes from p2d's wheel (Polygon gives it to every problem).
+# 1. What Polygon checks itself: the validator and the checker on their own tests, every test
+#    file valid (scripts/check-polygon-tests.py).
+# 2. p2d converts each package to a Kattis/DOMjudge package. It leaves out what it does not
+#    convert: the statement (it takes only a PDF) and the input validator; both are put in from
+#    the Polygon package, the validator as a program that runs the Polygon validator (exit 0)
+#    and answers in the Kattis convention (42). The checker is p2d's: it copies files/check.cpp
+#    with its testlib.h as the custom output validator.
+# 3. problemtools' verifyproblem judges the result, with the programs written apart from the
+#    packages added: 0 errors, every accepted AC, every wrong_answer WA.
+polygon() {
+    install_p2d
+    install_problemtools
+    install_latex
+    local testlib
+    testlib="$("$P2D_VENV/bin/python" -c 'import os, p2d; print(os.path.join(os.path.dirname(p2d.__file__), "testlib", "testlib.h"))')"
+    rm -rf "$OUT/polygon"
+    mkdir -p "$OUT/polygon/kattis"
+    "$ROOT/target/release/tomek" package --format polygon -o "$OUT/polygon/tomek"
+    "$ROOT/target/release/tomek" fourow package --format polygon -o "$OUT/polygon/fourow"
+    local name short dir kattis
+    for name in tomek fourow; do
+        dir="$OUT/polygon/$name"
+        short="$(python3 -c 'import sys, xml.etree.ElementTree as E; print(E.parse(sys.argv[1]).getroot().attrib["short-name"])' "$dir/problem.xml")"
+        cp "$testlib" "$dir/files/testlib.h"
+        g++ -O2 -std=gnu++17 -o "$dir.validate" "$dir/files/validate.cpp"
+        g++ -O2 -std=gnu++17 -o "$dir.check" "$dir/files/check.cpp"
+        python3 "$ROOT/scripts/check-polygon-tests.py" "$dir" "$dir.validate" "$dir.check"
+        echo "== p2d $name -> $short"
+        "$P2D_VENV/bin/p2d" --code "$short" --yes -o "$OUT/polygon/$short.zip" "$dir" >"$dir.p2d.log" 2>&1 || {
+            cat "$dir.p2d.log" >&2
+            exit 1
+        }
+        kattis="$OUT/polygon/kattis/$short"
+        mkdir -p "$kattis"
+        (cd "$kattis" && python3 -m zipfile -e "$OUT/polygon/$short.zip" .)
+        mkdir -p "$kattis/problem_statement" "$kattis/input_validators/polygon"
+        cp "$dir/statements/english/problem.tex" "$kattis/problem_statement/problem.en.tex"
+        cp "$dir/files/validate.cpp" "$testlib" "$kattis/input_validators/polygon/"
+        printf '#!/bin/sh\ng++ -O2 -std=gnu++17 -o validate validate.cpp\n' >"$kattis/input_validators/polygon/build"
+        printf '#!/bin/sh\nif "$(dirname "$0")/validate" "$@"; then exit 42; else exit 43; fi\n' >"$kattis/input_validators/polygon/run"
+        chmod +x "$kattis/input_validators/polygon/build" "$kattis/input_validators/polygon/run"
+    done
+    mkdir -p "$OUT/polygon/outside"
+    ln -sfn "$OUT/polygon/kattis/tictactoetomek" "$OUT/polygon/outside/tomek"
+    ln -sfn "$OUT/polygon/kattis/fourinarow" "$OUT/polygon/outside/fourow"
+    add_outside "$OUT/polygon/outside"
+    verify tictactoetomek "$OUT/polygon/kattis/tictactoetomek"
+    verify fourinarow "$OUT/polygon/kattis/fourinarow"
+    echo "verify-packages: both Polygon packages converted by p2d and verified by problemtools: 0 errors, every accepted AC, every wrong_answer WA"
+}
+
+# The validator proofs in full: the C++ Tomek validator over every reachable board (61,089,795
+# boards in 62 files of at most 1,000,000, the statement's bound; the default test run feeds it
+# every 61st board), and both validators over every near-miss kind.
+validators() {
+    echo "== the validators proved"
+    (cd "$ROOT" && cargo test --release --quiet --test it -- --include-ignored --nocapture --test-threads=1 \
+        package::tomek_validator_accepts_every_reachable_board \
+        package::validators_reject_every_near_miss_kind 2>&1) |
+        grep -oE "(the C\+\+ validator|near-miss kinds|test result).*"
+}
+
+# What to check: the arguments (legacy, 2025-09, polygon, domjudge, validators), all by default.
+main() {
+    local formats=("$@")
+    if [[ ${#formats[@]} -eq 0 ]]; then
+        formats=(legacy 2025-09 polygon domjudge validators)
+    fi
+    write_language_table
+    echo "== building the packages"
+    (cd "$ROOT" && cargo build --release --quiet)
+    mkdir -p "$OUT"
+    local f
+    for f in "${formats[@]}"; do
+        case "$f" in
+            legacy) legacy ;;
+            2025-09) v2025_09 ;;
+            polygon) polygon ;;
+            domjudge) domjudge ;;
+            validators) validators ;;
+            *)
+                echo "verify-packages: unknown part $f (legacy, 2025-09, polygon, domjudge, validators)" >&2
+                exit 2
+                ;;
+        esac
+    done
 }
 
 main "$@"

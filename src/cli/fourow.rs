@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
-use tomek::fourow::bdd::{self, Settings};
+use tomek::fourow::bdd::{self, Settings, values};
 use tomek::fourow::count::{self, Method, Options, Ply};
 use tomek::fourow::solve::{self as perfect, Analysis, Board, Score, Solver};
 use tomek::fourow::{self, Mode, Summary, generate};
@@ -32,9 +32,11 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Check that a file follows the input format to the letter; exits 1 when it does not.
     Validate(ValidateArgs),
-    /// Count the distinct positions after each ply (OEIS A212693), and the won ones.
+    /// Count the distinct positions after each ply (OEIS A212693), and the won ones; with
+    /// --values, how many are won, drawn and lost for the side to move.
     Count(CountArgs),
-    /// Write the whole problem as a Kattis problem package (legacy format).
+    /// Write the whole problem as a problem package: Kattis legacy (the default), ICPC
+    /// 2025-09 or DOMjudge.
     Package(super::package::FourowArgs),
     /// Who wins a position with perfect play: its score, the score of every column and a
     /// line of best play; an illegal sequence exits with code 2.
@@ -80,9 +82,14 @@ pub struct ValidateArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct CountArgs {
-    /// Count the plies from 0 to N (at most the number of cells).
-    #[arg(long, value_name = "N")]
-    pub plies: u32,
+    /// Count the plies from 0 to N (at most the number of cells; with --values, all of them
+    /// by default).
+    #[arg(long, value_name = "N", required_unless_present = "values")]
+    pub plies: Option<u32>,
+    /// Solve the board strongly (bdd method, at most 30 cells): the positions of each ply
+    /// won, drawn and lost for the side to move, by backward induction from the last ply.
+    #[arg(long)]
+    pub values: bool,
     /// How to count: the explicit methods (memo, tree) walk positions one by one; bdd holds
     /// each ply as one binary decision diagram and goes to the last ply of 7×6.
     #[arg(long, value_enum, default_value_t = CountMethod::Memo)]
@@ -377,18 +384,25 @@ fn validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
 
 fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
     let cells = args.cols * args.rows;
+    let plies = args.plies.unwrap_or(cells);
     anyhow::ensure!(
-        args.plies <= cells,
-        "--plies {}: a board of {} columns and {} rows has {cells} cells",
-        args.plies,
+        plies <= cells,
+        "--plies {plies}: a board of {} columns and {} rows has {cells} cells",
         args.cols,
         args.rows
     );
+    if args.values {
+        anyhow::ensure!(
+            args.method == CountMethod::Bdd,
+            "--values solves the board with the bdd method only: add --method bdd"
+        );
+        return count_values(args, plies);
+    }
     let seven_by_six = (args.cols, args.rows) == (7, 6);
     let method = match args.method {
         CountMethod::Memo => Method::Memo,
         CountMethod::Tree => Method::Tree,
-        CountMethod::Bdd => return count_bdd(args),
+        CountMethod::Bdd => return count_bdd(args, plies),
     };
     anyhow::ensure!(
         seven_by_six || method == Method::Memo,
@@ -397,7 +411,7 @@ fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
         args.rows
     );
     let options = Options {
-        plies: args.plies,
+        plies,
         method,
         symmetry: !args.no_symmetry && seven_by_six,
     };
@@ -407,7 +421,7 @@ fn count(args: CountArgs) -> anyhow::Result<ExitCode> {
         what: describe(&options),
     };
     if !seven_by_six {
-        let plies = fourow::sized::count(args.cols, args.rows, args.plies, |_| {})?;
+        let plies = fourow::sized::count(args.cols, args.rows, plies, |_| {})?;
         return print_counts(&args, &options, &shape, &plies, None, false);
     }
     // One bar per ply, over the positions of the ply before; finished plies are printed
@@ -453,15 +467,15 @@ struct Shape {
 
 /// `fourow count --method bdd`: the counts of every ply finished, printed even when the
 /// memory limit stops the count early (then with the reason on stderr and exit code 1).
-fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
+fn count_bdd(args: CountArgs, plies: u32) -> anyhow::Result<ExitCode> {
     let settings = Settings {
         cols: args.cols,
         rows: args.rows,
-        plies: args.plies,
+        plies,
         memory_limit: args.memory_limit.unwrap_or_else(default_memory_limit),
     };
     let options = Options {
-        plies: args.plies,
+        plies,
         method: Method::Memo,
         symmetry: false,
     };
@@ -551,6 +565,164 @@ fn count_bdd(args: CountArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// `fourow count --method bdd --values`: the strong solution, printed once the backward pass
+/// is over (it starts from the last ply, so no ply is known before).
+fn count_values(args: CountArgs, plies: u32) -> anyhow::Result<ExitCode> {
+    let memory_limit = args.memory_limit.unwrap_or_else(default_memory_limit);
+    // One spinner per ply and pass showing the size of the store.
+    let bar: Mutex<Option<((bool, u32), indicatif::ProgressBar)>> = Mutex::new(None);
+    let result = values::solve(args.cols, args.rows, memory_limit, &[], |backward, p| {
+        let mut bar = bar.lock().unwrap_or_else(PoisonError::into_inner);
+        let key = (backward, p.ply);
+        if bar.as_ref().is_none_or(|(k, _)| *k != key) {
+            let pass = if backward { "back" } else { "forth" };
+            let b = super::progress::status(&format!("ply {} {pass}", p.ply));
+            if let Some((_, old)) = bar.replace((key, b)) {
+                old.finish_and_clear();
+            }
+        }
+        if let Some((_, b)) = bar.as_ref() {
+            b.set_message(format!(
+                "{} nodes, {} MiB in the store",
+                grouped(p.nodes as u128),
+                grouped((p.bytes >> 20) as u128)
+            ));
+        }
+    });
+    if let Some((_, b)) = bar.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        b.finish_and_clear();
+    }
+    let solution = result?;
+    let shown = &solution.plies[..=plies as usize];
+    let rows: Vec<values::Values> = shown.iter().map(|(v, _)| v.clone()).collect();
+    if let Some(path) = &args.plot {
+        super::plot::write(
+            path,
+            &super::plot::fourow_values_svg(args.cols, args.rows, &rows)?,
+        )?;
+    }
+    let out = match args.format {
+        Format::Table => {
+            let title = format!(
+                "Four in a row ({} columns, {} rows): positions after each ply by their value \
+                 for the side to move (bdd method, memory limit {} MiB)",
+                args.cols,
+                args.rows,
+                grouped((memory_limit >> 20) as u128)
+            );
+            format!("{title}\n\n{}", values_table(shown).render())
+        }
+        Format::Csv => values_rows(&rows).csv(),
+        Format::Json => values_json(args.cols, args.rows, &rows)?,
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Positions, won, drawn and lost over all plies.
+fn values_total(rows: &[values::Values]) -> [u64; 4] {
+    rows.iter().fold([0; 4], |t, v| {
+        [
+            t[0] + v.positions,
+            t[1] + v.won,
+            t[2] + v.drawn,
+            t[3] + v.lost,
+        ]
+    })
+}
+
+/// The strong solution as machine-readable cells, with a total row.
+fn values_rows(rows: &[values::Values]) -> Table {
+    let mut t = Table::new(vec!["ply", "positions", "won", "drawn", "lost"]);
+    for v in rows {
+        t.push(vec![
+            v.ply.to_string(),
+            v.positions.to_string(),
+            v.won.to_string(),
+            v.drawn.to_string(),
+            v.lost.to_string(),
+        ]);
+    }
+    let mut total = vec!["total".to_string()];
+    total.extend(values_total(rows).iter().map(u64::to_string));
+    t.push(total);
+    t
+}
+
+/// The human table: thousands grouped, the time of both passes in seconds, the nodes of the
+/// won and lost diagrams and the most memory the backward pass took on the ply.
+fn values_table(plies: &[(values::Values, bdd::Cost)]) -> Table {
+    let mut t = Table::new(vec![
+        "ply",
+        "positions",
+        "won",
+        "drawn",
+        "lost",
+        "time (s)",
+        "nodes",
+        "memory (MiB)",
+    ]);
+    let num = |n: u64| grouped(u128::from(n));
+    for (v, c) in plies {
+        t.push(vec![
+            v.ply.to_string(),
+            num(v.positions),
+            num(v.won),
+            num(v.drawn),
+            num(v.lost),
+            seconds(v.elapsed),
+            grouped(c.nodes as u128),
+            grouped((c.peak_bytes >> 20) as u128),
+        ]);
+    }
+    let rows: Vec<values::Values> = plies.iter().map(|(v, _)| v.clone()).collect();
+    let [positions, won, drawn, lost] = values_total(&rows);
+    let peak = plies.iter().map(|(_, c)| c.peak_bytes).max().unwrap_or(0);
+    t.push(vec![
+        "total".to_string(),
+        num(positions),
+        num(won),
+        num(drawn),
+        num(lost),
+        seconds(rows.iter().map(|v| v.elapsed).sum()),
+        String::new(),
+        grouped((peak >> 20) as u128),
+    ]);
+    t
+}
+
+fn values_json(cols: u32, rows: u32, plies: &[values::Values]) -> anyhow::Result<String> {
+    let list: Vec<serde_json::Value> = plies
+        .iter()
+        .map(|v| {
+            serde_json::json!({
+                "ply": v.ply,
+                "positions": v.positions,
+                "won": v.won,
+                "drawn": v.drawn,
+                "lost": v.lost,
+            })
+        })
+        .collect();
+    let [positions, won, drawn, lost] = values_total(plies);
+    let doc = serde_json::json!({
+        "method": "bdd",
+        "values": "for the side to move",
+        "columns": cols,
+        "rows": rows,
+        "plies": list,
+        "total": {
+            "positions": positions,
+            "won": won,
+            "drawn": drawn,
+            "lost": lost,
+        },
+    });
+    Ok(serde_json::to_string_pretty(&doc)? + "\n")
 }
 
 /// Prints the counts in the chosen format (and draws the plot when asked); `costs` (bdd only)

@@ -1,12 +1,13 @@
-//! `tomek package` and `tomek fourow package`: a whole problem in the Kattis problem package
-//! format (legacy), as a directory and optionally a ZIP archive for DOMjudge.
+//! `tomek package` and `tomek fourow package`: a whole problem as a problem package (Kattis
+//! legacy, ICPC 2025-09 or DOMjudge), as a directory and optionally a ZIP archive.
 
 use anyhow::Context;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tomek::output::AtomicFile;
-use tomek::package::{self, Package};
+use tomek::package::format::{Problem, Verdict};
+use tomek::package::{self, Format};
 
 /// Where and how to write a package.
 #[derive(clap::Args, Debug)]
@@ -15,12 +16,23 @@ pub struct Target {
     /// as Kattis asks).
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
-    /// Also write DIR.zip, the package's files at the archive's root as DOMjudge imports it.
+    /// The package format.
+    #[arg(long, value_enum, default_value_t = package::Format::Legacy)]
+    pub format: package::Format,
+    /// Also write DIR.zip, the package's files at the archive's root (always written for
+    /// domjudge).
     #[arg(long)]
     pub zip: bool,
     /// Replace an existing package (a directory holding problem.yaml) and DIR.zip.
     #[arg(long)]
     pub force: bool,
+}
+
+impl Target {
+    /// Whether DIR.zip is written.
+    fn wants_zip(&self) -> bool {
+        self.zip || self.format.is_zip()
+    }
 }
 
 /// `tomek package`: Tic-Tac-Toe-Tomek.
@@ -57,7 +69,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         large_cases: args.large_cases,
     };
-    write(&package::tictactoe::build(&options)?, &args.target)
+    let problem = package::tictactoe::problem(&options)?;
+    write(&problem, &args.target)
 }
 
 pub fn run_fourow(args: FourowArgs) -> anyhow::Result<ExitCode> {
@@ -66,7 +79,8 @@ pub fn run_fourow(args: FourowArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         games: usize::from(args.games),
     };
-    write(&package::fourow::build(&options)?, &args.target)
+    let problem = package::fourow::problem(&options)?;
+    write(&problem, &args.target)
 }
 
 /// `DIR.zip` beside `DIR`.
@@ -81,16 +95,17 @@ fn zip_path(dir: &Path) -> PathBuf {
 fn check_target(t: &Target) -> anyhow::Result<()> {
     package::check_dir(&t.output, t.force)?;
     let zip = zip_path(&t.output);
-    if t.zip && !t.force && zip.exists() {
+    if t.wants_zip() && !t.force && zip.exists() {
         anyhow::bail!("{} exists; use --force to replace it", zip.display());
     }
     Ok(())
 }
 
-fn write(p: &Package, t: &Target) -> anyhow::Result<ExitCode> {
+fn write(problem: &Problem, t: &Target) -> anyhow::Result<ExitCode> {
+    let p = &problem.render(t.format);
     // The archive's temporary file is opened first, so that an unwritable place fails before
     // the directory is written; it replaces DIR.zip only once the directory is in place.
-    let zip = if t.zip {
+    let zip = if t.wants_zip() {
         let path = zip_path(&t.output);
         let mut f = AtomicFile::create(&path)
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -113,17 +128,27 @@ fn write(p: &Package, t: &Target) -> anyhow::Result<ExitCode> {
         report.push_str(&format!("; {}", path.display()));
     }
     outln!("{report}");
-    for (kind, dir) in [
-        ("test files", "data/"),
-        ("accepted", "submissions/accepted/"),
-        ("wrong_answer", "submissions/wrong_answer/"),
-    ] {
-        let n = p
-            .files
-            .keys()
-            .filter(|k| k.starts_with(dir) && !k.ends_with(".ans") && !k.ends_with(".desc"))
-            .count();
-        outln!("  {kind:<13} {n}");
+    let submissions = |v: Verdict| {
+        problem
+            .submissions
+            .iter()
+            .filter(|s| s.verdict == v)
+            .count()
+    };
+    let invalid = match t.format {
+        Format::V2025_09 | Format::Polygon => problem.invalid_inputs.len(),
+        Format::Legacy | Format::Domjudge => 0,
+    };
+    let rows: [(&str, usize); 4] = [
+        ("test files", problem.cases.len()),
+        ("invalid input", invalid),
+        ("accepted", submissions(Verdict::Accepted)),
+        ("wrong_answer", submissions(Verdict::WrongAnswer)),
+    ];
+    for (kind, n) in rows {
+        if n > 0 {
+            outln!("  {kind:<13} {n}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

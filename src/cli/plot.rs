@@ -235,15 +235,63 @@ pub fn fourow_svg(plies: &[Ply]) -> anyhow::Result<String> {
             plies.iter().map(|p| (p.ply, p.o_won)).collect(),
         ),
     ];
+    let title = format!(
+        "Four in a row (7 columns, 6 rows): distinct positions after each ply, 0 to {last}"
+    );
+    ply_chart(&title, last, top, series)
+}
+
+/// The strong solution of a board: the positions of each ply, and those won, drawn and lost
+/// for the side to move, on a log scale.
+pub fn fourow_values_svg(
+    cols: u32,
+    rows: u32,
+    plies: &[tomek::fourow::bdd::values::Values],
+) -> anyhow::Result<String> {
+    let last = plies.last().map_or(0, |p| p.ply);
+    let top = plies.iter().map(|p| p.positions).max().unwrap_or(1).max(1) as f64;
+    let series: [Series; 4] = [
+        (
+            "all positions",
+            RGBColor(0x1f, 0x77, 0xb4),
+            plies.iter().map(|p| (p.ply, p.positions)).collect(),
+        ),
+        (
+            "won for the side to move",
+            VALUE_COLORS[0],
+            plies.iter().map(|p| (p.ply, p.won)).collect(),
+        ),
+        (
+            "drawn",
+            VALUE_COLORS[1],
+            plies.iter().map(|p| (p.ply, p.drawn)).collect(),
+        ),
+        (
+            "lost for the side to move",
+            VALUE_COLORS[2],
+            plies.iter().map(|p| (p.ply, p.lost)).collect(),
+        ),
+    ];
+    let title = format!(
+        "Four in a row ({cols} columns, {rows} rows): positions after each ply by their value, \
+         0 to {last}"
+    );
+    ply_chart(&title, last, top, series)
+}
+
+/// Lines with dots, one per series, over the plies 0 to `last`, on a log scale up to `top`.
+fn ply_chart<const N: usize>(
+    title: &str,
+    last: u32,
+    top: f64,
+    series: [Series; N],
+) -> anyhow::Result<String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 / 2 + 80)).into_drawing_area();
         root.fill(&WHITE).map_err(drawing("the background"))?;
-        let title = format!(
-            "Four in a row (7 columns, 6 rows): distinct positions after each ply, 0 to {last}"
-        );
         let mut chart = ChartBuilder::on(&root)
-            .caption(&title, (FONT, 20))
+            .caption(title, (FONT, 20))
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(110)

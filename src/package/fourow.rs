@@ -4,6 +4,7 @@
 //! validator in Python, references in C++ and Python, and a catalogue of realistic wrong
 //! solutions as Python programs.
 
+use super::format::{Case, Problem, Submission, Timing};
 use super::{Package, PackageError, WrongSolution, apply_catalogue, desc, label_python};
 use crate::fourow::generate::{self, GeneratedFile, Recipe};
 use crate::fourow::input::{MAX_GAMES, write_game};
@@ -21,6 +22,12 @@ pub const SOLUTION_CPP: &str = include_str!("assets/fourow/solution.cpp");
 pub const VALIDATOR_PY: &str = include_str!("assets/fourow/validate.py");
 /// The catalogue of wrong solutions as changes to [`SOLUTION_PY`].
 pub const WRONG_PATCH: &str = include_str!("assets/fourow/wrong.patch");
+/// The answer validator of the 2025-09 package (Python 3, standard library only).
+pub const ANSWER_VALIDATOR_PY: &str = include_str!("assets/fourow/validate_answer.py");
+/// Polygon's input validator (C++17 against testlib).
+pub const POLYGON_VALIDATOR_CPP: &str = include_str!("assets/fourow/polygon_validate.cpp");
+/// Polygon's checker (C++17 against testlib).
+pub const POLYGON_CHECKER_CPP: &str = include_str!("assets/fourow/polygon_check.cpp");
 const STATEMENT: &str = include_str!("assets/fourow/problem.en.tex");
 const SAMPLE_IN: &[u8] = include_bytes!("../../tests/data/fourow-sample.in");
 const SAMPLE_OUT: &[u8] = include_bytes!("../../tests/data/fourow-sample.out");
@@ -135,23 +142,25 @@ fn times(n: usize, recipes: &[Recipe]) -> Vec<Recipe> {
         .collect()
 }
 
-/// Builds the whole package in memory.
+/// Builds the whole package in memory, in the legacy format.
 pub fn build(options: &Options) -> Result<Package, PackageError> {
+    Ok(problem(options)?.render(super::Format::Legacy))
+}
+
+/// The whole problem, format-free.
+pub fn problem(options: &Options) -> Result<Problem, PackageError> {
     let seed = options.seed;
     let data = |e: generate::GenerateError| PackageError::Data(e.to_string());
-    let mut p = Package::default();
-    p.add("problem.yaml", problem_yaml());
-    p.add("problem_statement/problem.en.tex", STATEMENT);
-    p.add_case(
-        "sample",
-        "1",
-        SAMPLE_IN,
-        SAMPLE_OUT,
-        &desc(
+    let mut cases = vec![Case {
+        group: "sample",
+        name: "1".to_string(),
+        input: SAMPLE_IN.to_vec(),
+        answer: SAMPLE_OUT.to_vec(),
+        desc: desc(
             "The sample of SPOJ FOUROW's statement, byte for byte.",
             "the file tests/data/fourow-sample.in of tomek (answers: tomek fourow solve)",
         ),
-    );
+    }];
     let package_cmd = format!(
         "tomek fourow package -o DIR --seed {seed} --games {} (this file is one of DIR's)",
         options.games
@@ -247,34 +256,66 @@ pub fn build(options: &Options) -> Result<Package, PackageError> {
         package_cmd.clone(),
     ));
     for (name, file, what, how) in sets {
-        p.add_case(
-            "secret",
-            name,
-            file.input.as_bytes(),
-            file.output.as_bytes(),
-            &desc(&what, &how),
-        );
+        cases.push(Case {
+            group: "secret",
+            name: name.to_string(),
+            input: file.input.into_bytes(),
+            answer: file.output.into_bytes(),
+            desc: desc(&what, &how),
+        });
     }
-    p.add_programs(
-        ("validate.py", VALIDATOR_PY),
-        [("solution.cpp", SOLUTION_CPP), ("solution.py", SOLUTION_PY)],
-        wrong_solutions()?,
-    );
-    Ok(p)
+    let mut submissions = vec![
+        Submission::accepted("solution.cpp", SOLUTION_CPP),
+        Submission::accepted("solution.py", SOLUTION_PY),
+    ];
+    for w in wrong_solutions()? {
+        submissions.push(Submission::wrong(w, Vec::new()));
+    }
+    Ok(Problem {
+        short_name: "fourinarow",
+        name: NAME,
+        source: SOURCE,
+        uuid: UUID,
+        header: HEADER,
+        legacy_yaml: problem_yaml(),
+        statement: STATEMENT,
+        memory: None,
+        output_args: &["case_sensitive", "space_change_sensitive"],
+        validator: ("validate.py", VALIDATOR_PY),
+        answer_validator: ("validate.py", ANSWER_VALIDATOR_PY),
+        cases,
+        invalid_inputs: super::nearmiss::fourow_invalid(SAMPLE_IN),
+        outputs: super::nearmiss::fourow_outputs(SAMPLE_IN, SAMPLE_OUT),
+        polygon_validator: POLYGON_VALIDATOR_CPP,
+        polygon_checker: POLYGON_CHECKER_CPP,
+        submissions,
+        // The Python reference on the biggest file, start-up included (see README).
+        timing: Timing { slowest_ac: 0.4 },
+    })
 }
+
+const NAME: &str = "Four in a Row";
+const SOURCE: &str = "SPOJ, problem FOUROW";
+const UUID: &str = "49099656-2b4c-4207-8ec0-b5174d32a46f";
+const HEADER: &str = "# Written by tomek. The problem comes from SPOJ (FOUROW); its rights stay with their\n\
+                      # owner: set license and rights_owner once you have the right to use it.\n";
 
 fn problem_yaml() -> String {
     format!(
-        "# Written by tomek. The problem comes from SPOJ (FOUROW); its rights stay with their\n\
-         # owner: set license and rights_owner once you have the right to use it.\n\
+        "{HEADER}\
          name: {}\n\
          source: {}\n\
-         uuid: 49099656-2b4c-4207-8ec0-b5174d32a46f\n\
+         uuid: {UUID}\n\
          license: unknown\n\
+         limits:\n\
+         \x20 # The time limit is the slowest accepted run times time_multiplier, rounded up;\n\
+         \x20 # a run is judged too slow only past time_safety_margin times the limit.\n\
+         \x20 time_multiplier: 2\n\
+         \x20 time_safety_margin: 1.5\n\
          # Every byte counts: letter case (the capitals of the winning chips) and spaces (the\n\
          # grid's rows keep their trailing spaces).\n\
          validator_flags: case_sensitive space_change_sensitive\n",
-        super::yaml_string("Four in a Row"),
-        super::yaml_string("SPOJ, problem FOUROW"),
+        super::yaml_string(NAME),
+        super::yaml_string(SOURCE),
     )
 }

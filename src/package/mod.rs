@@ -14,8 +14,13 @@
 //! The two problems live in [`tictactoe`] and [`fourow`]; their judge programs are files under
 //! `src/package/assets/`, embedded in the binary, so a package needs nothing but `tomek`.
 
+pub mod format;
 pub mod fourow;
+pub mod nearmiss;
+pub mod polygon;
 pub mod tictactoe;
+
+pub use format::Format;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -25,8 +30,12 @@ use std::path::{Path, PathBuf};
 /// Why a package could not be built or written.
 #[derive(Debug, thiserror::Error)]
 pub enum PackageError {
-    /// The target exists, is not empty and holds no `problem.yaml`: it is not ours to replace.
-    #[error("{0} exists and is not a problem package (no problem.yaml); refusing to replace it")]
+    /// The target exists, is not empty and holds no `problem.yaml` (nor Polygon's
+    /// `problem.xml`): it is not ours to replace.
+    #[error(
+        "{0} exists and is not a problem package (no problem.yaml or problem.xml); refusing to \
+         replace it"
+    )]
     NotAPackage(PathBuf),
     /// The target is a package already and replacing it was not asked for.
     #[error("{0} already holds a problem package; use --force to replace it")]
@@ -209,7 +218,7 @@ fn check_target(dir: &Path, force: bool) -> Result<Existing, PackageError> {
         // rename(2) replaces an empty directory in one step.
         return Ok(Existing::Nothing);
     }
-    if !dir.join("problem.yaml").is_file() {
+    if !dir.join("problem.yaml").is_file() && !dir.join("problem.xml").is_file() {
         return Err(PackageError::NotAPackage(dir.to_path_buf()));
     }
     if !force {

@@ -3,7 +3,10 @@
 //! uniform file, the input validator in C++, references in C++ and Python, and every mutant
 //! of [`crate::tictactoe::mutants`] as a Python program.
 
+use super::format::{Case, Problem, Submission, Timing};
 use super::{Package, PackageError, WrongSolution, apply_catalogue, desc, label_python};
+use crate::tictactoe::codejam::{CaseReader, Strictness};
+use crate::tictactoe::eval::Evaluator;
 use crate::tictactoe::mutants::Mutant;
 use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::sample::{Generator, Profile, Spec};
@@ -18,6 +21,12 @@ pub const SOLUTION_CPP: &str = include_str!("assets/tomek/solution.cpp");
 pub const VALIDATOR_CPP: &str = include_str!("assets/tomek/validate.cpp");
 /// The mutant catalogue as changes to [`SOLUTION_PY`].
 pub const WRONG_PATCH: &str = include_str!("assets/tomek/wrong.patch");
+/// The answer validator of the 2025-09 package (Python 3, standard library only).
+pub const ANSWER_VALIDATOR_PY: &str = include_str!("assets/tomek/validate_answer.py");
+/// Polygon's input validator (C++17 against testlib).
+pub const POLYGON_VALIDATOR_CPP: &str = include_str!("assets/tomek/polygon_validate.cpp");
+/// Polygon's checker (C++17 against testlib).
+pub const POLYGON_CHECKER_CPP: &str = include_str!("assets/tomek/polygon_check.cpp");
 const STATEMENT: &str = include_str!("assets/tomek/problem.en.tex");
 const SAMPLE_IN: &[u8] = include_bytes!("../../generated/sample.in");
 const SAMPLE_OUT: &[u8] = include_bytes!("../../generated/sample.out");
@@ -90,8 +99,13 @@ fn generate(
     Ok((input, answers))
 }
 
-/// Builds the whole package in memory.
+/// Builds the whole package in memory, in the legacy format.
 pub fn build(options: &Options) -> Result<Package, PackageError> {
+    Ok(problem(options)?.render(super::Format::Legacy))
+}
+
+/// The whole problem, format-free.
+pub fn problem(options: &Options) -> Result<Problem, PackageError> {
     if !(1..=MAX_CASES).contains(&options.large_cases) {
         return Err(PackageError::Data(format!(
             "the big file holds 1 to {MAX_CASES} cases, not {}",
@@ -100,19 +114,16 @@ pub fn build(options: &Options) -> Result<Package, PackageError> {
     }
     let seed = options.seed;
     let space = Space::explore(Arc::new(Geometry::tomek().clone()));
-    let mut p = Package::default();
-    p.add("problem.yaml", problem_yaml());
-    p.add("problem_statement/problem.en.tex", STATEMENT);
-    p.add_case(
-        "sample",
-        "1",
-        SAMPLE_IN,
-        SAMPLE_OUT,
-        &desc(
+    let mut cases = vec![Case {
+        group: "sample",
+        name: "1".to_string(),
+        input: SAMPLE_IN.to_vec(),
+        answer: SAMPLE_OUT.to_vec(),
+        desc: desc(
             "The official sample of Code Jam 2013, Qualification Round, problem A, byte for byte.",
             "the file generated/sample.in of tomek (answers: tomek solve generated/sample.in)",
         ),
-    );
+    }];
     let rebuild = |name: &str, args: &str| {
         format!("tomek generate {args} --seed {seed} -o {name} && mv {name}.out {name}.ans")
     };
@@ -173,31 +184,106 @@ pub fn build(options: &Options) -> Result<Package, PackageError> {
             ),
         ),
     ];
-    for (name, profile, cases, what, how) in sets {
-        let (input, answers) = generate(&space, profile, cases, seed)?;
-        p.add_case("secret", name, &input, &answers, &desc(&what, &how));
+    for (name, profile, n, what, how) in sets {
+        let (input, answer) = generate(&space, profile, n, seed)?;
+        cases.push(Case {
+            group: "secret",
+            name: name.to_string(),
+            input,
+            answer,
+            desc: desc(&what, &how),
+        });
     }
-    p.add_programs(
-        ("validate.cpp", VALIDATOR_CPP),
-        [("solution.cpp", SOLUTION_CPP), ("solution.py", SOLUTION_PY)],
-        wrong_solutions()?,
-    );
-    Ok(p)
+    let mut submissions = vec![
+        Submission::accepted("solution.cpp", SOLUTION_CPP),
+        Submission::accepted("solution.py", SOLUTION_PY),
+    ];
+    let failures = failures(&cases)?;
+    for w in wrong_solutions()? {
+        let fails_on = failures
+            .iter()
+            .filter(|(_, ids)| ids.contains(&w.id.as_str()))
+            .map(|(path, _)| path.clone())
+            .collect();
+        submissions.push(Submission::wrong(w, fails_on));
+    }
+    Ok(Problem {
+        short_name: "tictactoetomek",
+        name: NAME,
+        source: SOURCE,
+        uuid: UUID,
+        header: HEADER,
+        legacy_yaml: problem_yaml(),
+        statement: STATEMENT,
+        memory: Some(1024),
+        output_args: &["case_sensitive"],
+        validator: ("validate.cpp", VALIDATOR_CPP),
+        answer_validator: ("validate.py", ANSWER_VALIDATOR_PY),
+        cases,
+        invalid_inputs: super::nearmiss::tomek_invalid(SAMPLE_IN),
+        outputs: super::nearmiss::tomek_outputs(SAMPLE_IN, SAMPLE_OUT),
+        polygon_validator: POLYGON_VALIDATOR_CPP,
+        polygon_checker: POLYGON_CHECKER_CPP,
+        submissions,
+        timing: timing(options.large_cases),
+    })
 }
+
+/// For each case (by [`Case::path`]), the mutants that answer one of its boards wrongly.
+fn failures(cases: &[Case]) -> Result<Vec<(String, Vec<&'static str>)>, PackageError> {
+    let g = Geometry::tomek();
+    let mut out = Vec::new();
+    for c in cases {
+        let mut wrong = vec![false; Mutant::ALL.len()];
+        for read in CaseReader::new(c.input.as_slice(), &c.name, Strictness::Strict) {
+            let (_, b) = read.map_err(|e| PackageError::Data(e.to_string()))?;
+            let right = crate::tictactoe::reach::check(g, b)
+                .map_err(|e| PackageError::Data(format!("{e:?}")))?;
+            for (k, m) in Mutant::ALL.iter().enumerate() {
+                wrong[k] |= m.status(b) != right;
+            }
+        }
+        let ids = Mutant::ALL
+            .iter()
+            .zip(wrong)
+            .filter(|(_, w)| *w)
+            .map(|(m, _)| m.id())
+            .collect();
+        out.push((c.path(), ids));
+    }
+    Ok(out)
+}
+
+/// The slowest reference (the Python one) on the big uniform file: about 0.1 s to start and
+/// 13 µs a board (measured, see README), so 0.8 s for the default 50,000 boards.
+fn timing(large_cases: u64) -> Timing {
+    Timing {
+        slowest_ac: 0.1 + large_cases as f64 * 13e-6,
+    }
+}
+
+const NAME: &str = "Tic-Tac-Toe-Tomek";
+const SOURCE: &str = "Google Code Jam 2013, Qualification Round, problem A";
+const UUID: &str = "2050f6dd-0366-4f13-8daf-6ac809db5d76";
+const HEADER: &str = "# Written by tomek. The problem comes from Google Code Jam 2013; its rights stay with\n\
+                      # their owner: set license and rights_owner once you have the right to use it.\n";
 
 fn problem_yaml() -> String {
     format!(
-        "# Written by tomek. The problem comes from Google Code Jam 2013; its rights stay with\n\
-         # their owner: set license and rights_owner once you have the right to use it.\n\
+        "{HEADER}\
          name: {}\n\
          source: {}\n\
-         uuid: 2050f6dd-0366-4f13-8daf-6ac809db5d76\n\
+         uuid: {UUID}\n\
          license: unknown\n\
          limits:\n\
          \x20 memory: 1024\n\
+         \x20 # The time limit is the slowest accepted run times time_multiplier, rounded up;\n\
+         \x20 # a run is judged too slow only past time_safety_margin times the limit.\n\
+         \x20 time_multiplier: 2\n\
+         \x20 time_safety_margin: 1.5\n\
          # The answers are whole words: compare them with their letter case.\n\
          validator_flags: case_sensitive\n",
-        super::yaml_string("Tic-Tac-Toe-Tomek"),
-        super::yaml_string("Google Code Jam 2013, Qualification Round, problem A"),
+        super::yaml_string(NAME),
+        super::yaml_string(SOURCE),
     )
 }

@@ -262,6 +262,38 @@ fn ten_thousand_mutated_lines_never_panic_and_errors_name_a_move_inside_the_line
     }
 }
 
+/// The reader of `explain`'s MOVES on boards of every shape, with characters of any width: a
+/// parsed position has as many chips as moves, and an error names a move of the string.
+#[test]
+fn ten_thousand_mutated_move_strings_never_panic_on_any_board() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let odd = ['0', '9', 'x', ' ', '-', '+', 'é', '٣', '４', '\u{0}'];
+    for _ in 0..10_000 {
+        let cols = rng.random_range(1..=9u32);
+        let rows = rng.random_range(1..=64 / cols - 1);
+        let shape = shape(cols, rows);
+        let stones = rng.random_range(0..=shape.area().min(30));
+        let mut moves: Vec<char> = (0..stones)
+            .map(|_| char::from_digit(rng.random_range(1..=cols), 10).unwrap())
+            .collect();
+        for _ in 0..rng.random_range(0..4) {
+            let at = rng.random_range(0..=moves.len());
+            match rng.random_range(0..3) {
+                0 => moves.insert(at, odd[rng.random_range(0..odd.len())]),
+                1 if at < moves.len() => {
+                    moves.remove(at);
+                }
+                _ => moves.insert(at, char::from_digit(rng.random_range(1..=9), 10).unwrap()),
+            }
+        }
+        let text: String = moves.iter().collect();
+        match parse_moves(&text, shape) {
+            Ok(b) => assert_eq!(b.moves() as usize, moves.len(), "{text:?}"),
+            Err(e) => assert!((1..=moves.len()).contains(&e.at()), "{text:?}: {e}"),
+        }
+    }
+}
+
 #[test]
 fn explain_json_matches_plain_minimax_column_by_column() {
     let moves = &late_game();

@@ -766,3 +766,287 @@ fn cli_bad_arguments_and_unwritable_places_exit_2() {
     names.sort();
     assert_eq!(names, ["file", "ro"]);
 }
+
+// ---- the other formats ----
+
+#[test]
+fn formats_lay_out_the_same_problem() {
+    use package::Format;
+    let problem = package::fourow::problem(&package::fourow::Options::default()).unwrap();
+    assert_eq!(&problem.render(Format::Legacy), fourow_package());
+    let v = problem.render(Format::V2025_09);
+    let yaml = String::from_utf8(v.get("problem.yaml").unwrap().to_vec()).unwrap();
+    for line in [
+        "problem_format_version: 2025-09",
+        "type: pass-fail",
+        "uuid: 49099656-2b4c-4207-8ec0-b5174d32a46f",
+        "    ac_to_time_limit: 2.0",
+        "  time_limit: 1",
+    ] {
+        assert!(yaml.lines().any(|l| l == line), "{line} in\n{yaml}");
+    }
+    assert!(v.get("statement/problem.en.tex").is_some());
+    assert!(v.get("data/sample/1.yaml").is_some());
+    assert!(v.get("data/secret/01-mixed.desc").is_none());
+    assert_eq!(
+        v.get("data/test_group.yaml").unwrap(),
+        b"# The answers are compared by the default output validator with these flags.\n\
+          output_validator_args: [case_sensitive, space_change_sensitive]\n"
+    );
+    let subs = String::from_utf8(v.get("submissions/submissions.yaml").unwrap().to_vec()).unwrap();
+    assert!(
+        subs.contains("wrong_answer/play-after-win.py:\n  permitted: [AC, WA]\n  required: [WA]\n")
+    );
+    assert_eq!(
+        v.get("data/invalid_input/format-crlf.in").unwrap(),
+        String::from_utf8_lossy(&problem.cases[0].input)
+            .replace('\n', "\r\n")
+            .as_bytes()
+    );
+    assert!(v.get("data/valid_output/right.out").is_some());
+    assert!(
+        v.get("data/invalid_output/trailing-space-dropped.out")
+            .is_some()
+    );
+    assert!(v.get("answer_validators/validate.py").is_some());
+    let pg = problem.render(Format::Polygon);
+    let xml = String::from_utf8(pg.get("problem.xml").unwrap().to_vec()).unwrap();
+    for part in [
+        "<problem revision=\"1\" short-name=\"fourinarow\">",
+        "<time-limit>1000</time-limit>",
+        "<test-count>7</test-count>",
+        "<test method=\"manual\" description=\"The sample of SPOJ FOUROW's statement, byte for byte.\" sample=\"true\"/>",
+        "<source path=\"solutions/solution.cpp\" type=\"cpp.g++17\"/>",
+    ] {
+        assert!(xml.contains(part), "{part}");
+    }
+    assert_eq!(xml.matches("<solution tag=\"main\">").count(), 1);
+    assert_eq!(xml.matches("<solution tag=\"wrong-answer\">").count(), 11);
+    assert_eq!(xml.matches("<test verdict=\"invalid\"/>").count(), 16);
+    assert_eq!(
+        pg.get("tests/01").unwrap(),
+        problem.cases[0].input.as_slice()
+    );
+    assert_eq!(
+        pg.get("tests/07.a").unwrap(),
+        problem.cases[6].answer.as_slice()
+    );
+    assert!(pg.get("files/check.cpp").is_some() && pg.get("files/validate.cpp").is_some());
+    let d = problem.render(Format::Domjudge);
+    let ini = String::from_utf8(d.get("domjudge-problem.ini").unwrap().to_vec()).unwrap();
+    assert!(
+        ini.contains("probid = fourinarow\n") && ini.contains("timelimit = 1\n"),
+        "{ini}"
+    );
+    for (path, bytes) in &d.files {
+        if let Some(rest) = path.strip_prefix("submissions/") {
+            let tag = if rest.starts_with("accepted/") {
+                "@EXPECTED_RESULTS@: CORRECT"
+            } else {
+                "@EXPECTED_RESULTS@: WRONG-ANSWER"
+            };
+            let text = String::from_utf8_lossy(bytes);
+            assert!(text.lines().take(2).any(|l| l.ends_with(tag)), "{path}");
+        }
+    }
+}
+
+#[test]
+fn tomek_2025_09_says_where_each_wrong_submission_fails() {
+    let problem = package::tictactoe::problem(&package::tictactoe::Options {
+        large_cases: 2000,
+        ..Default::default()
+    })
+    .unwrap();
+    let subs = problem.render(package::Format::V2025_09);
+    let yaml =
+        String::from_utf8(subs.get("submissions/submissions.yaml").unwrap().to_vec()).unwrap();
+    // t-only-x passes the small set (no board there has a T in an X line) and fails the rest.
+    assert!(
+        yaml.contains(
+            "wrong_answer/t-only-x.py:\n  permitted: [AC, WA]\n  required: [WA]\n  sample/1:\n    \
+         permitted: [WA]\n  secret/01-small:\n    permitted: [AC]\n"
+        ),
+        "{yaml}"
+    );
+    for s in &problem.submissions {
+        if s.verdict == package::format::Verdict::WrongAnswer {
+            assert!(
+                s.fails_on.contains(&"secret/04-killer".to_string()),
+                "{}",
+                s.file
+            );
+        }
+    }
+}
+
+#[test]
+fn cli_formats_and_missing_parents() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("a/b/fourow");
+    cargo_bin_cmd!("tomek")
+        .args(["fourow", "package", "--format", "domjudge", "-o"])
+        .arg(&target)
+        .assert()
+        .success();
+    assert!(target.join("domjudge-problem.ini").is_file());
+    assert!(dir.path().join("a/b/fourow.zip").is_file());
+    let out = cargo_bin_cmd!("tomek")
+        .args(["fourow", "package", "--format", "2023-07", "-o"])
+        .arg(dir.path().join("x"))
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("possible values: legacy, 2025-09"), "{err}");
+    assert!(!dir.path().join("x").exists());
+}
+
+// ---- the validators proved: every reachable board accepted, every near miss rejected ----
+
+/// Feeds every `step`-th reachable Tomek board (all 17 setups, each ply by ply) to the C++
+/// validator, in files of at most 1,000,000 boards (the statement's bound): every file must be
+/// accepted. Returns the number of boards and of files.
+fn tomek_validator_on_reachable_boards(step: usize) -> (u64, u64) {
+    let space = tomek::tictactoe::space::Space::explore(std::sync::Arc::new(
+        tomek::tictactoe::rules::Geometry::tomek().clone(),
+    ));
+    let validator = tomek_validator();
+    let (mut boards, mut files) = (0u64, 0u64);
+    let mut chunk = Vec::with_capacity(1_000_000);
+    let mut flush = |chunk: &mut Vec<Board>| {
+        if chunk.is_empty() {
+            return;
+        }
+        let mut input = Vec::new();
+        codejam::write_input(&mut input, chunk).unwrap();
+        let (code, _) = run(&mut Command::new(&validator), &input);
+        assert_eq!(code, 42, "file {files} of reachable boards rejected");
+        boards += chunk.len() as u64;
+        files += 1;
+        chunk.clear();
+    };
+    let all = space.setups.iter().flat_map(|s| s.boards()).step_by(step);
+    for (b, _) in all {
+        chunk.push(b);
+        if chunk.len() == package::tictactoe::MAX_CASES as usize {
+            flush(&mut chunk);
+        }
+    }
+    flush(&mut chunk);
+    (boards, files)
+}
+
+#[test]
+fn tomek_validator_accepts_a_sample_of_every_reachable_board() {
+    // Every 61st board: about 1,000,000 boards of every setup and ply, in one file.
+    let (boards, files) = tomek_validator_on_reachable_boards(61);
+    assert_eq!((boards, files), (1_001_473, 2));
+    println!("the C++ validator accepted {boards} reachable boards (every 61st) in {files} files");
+}
+
+/// The whole proof, run by scripts/verify-packages.sh (about a minute).
+#[test]
+#[ignore]
+fn tomek_validator_accepts_every_reachable_board() {
+    let (boards, files) = tomek_validator_on_reachable_boards(1);
+    assert_eq!(boards, 61_089_795);
+    println!("the C++ validator accepted all {boards} reachable boards in {files} files");
+}
+
+#[test]
+fn tomek_near_misses_are_one_square_from_a_reachable_board() {
+    use package::nearmiss::{BoardKind, board_misses};
+    let g = tomek::tictactoe::rules::Geometry::tomek();
+    let misses = board_misses();
+    let kinds: Vec<BoardKind> = misses.iter().map(|m| m.kind).collect();
+    assert_eq!(kinds, BoardKind::ALL, "one near miss of every kind");
+    for m in &misses {
+        assert!(
+            tomek::tictactoe::reach::check(g, m.from).is_ok(),
+            "{:?}",
+            m.kind
+        );
+        assert!(
+            tomek::tictactoe::reach::check(g, m.board).is_err(),
+            "{:?}",
+            m.kind
+        );
+        let differ = (0..16)
+            .filter(|&i| m.from.symbol(i) != m.board.symbol(i))
+            .collect::<Vec<u32>>();
+        assert_eq!(differ, [m.square], "{:?}", m.kind);
+        assert_eq!(BoardKind::of(m.board), Some(m.kind));
+    }
+}
+
+#[test]
+fn validators_reject_every_near_miss_kind() {
+    let tomek = package::tictactoe::problem(&package::tictactoe::Options {
+        large_cases: 10,
+        ..Default::default()
+    })
+    .unwrap();
+    let fourow = package::fourow::problem(&package::fourow::Options::default()).unwrap();
+    // Each near miss comes from a valid file: the validator accepts the sample it is made from.
+    assert!(cpp_valid(tomek.cases[0].input.as_slice()));
+    let mut rejected = 0;
+    for i in &tomek.invalid_inputs {
+        assert!(!cpp_valid(&i.input), "the C++ validator accepts {}", i.name);
+        assert!(!tomek_valid(&i.input), "tomek validate accepts {}", i.name);
+        rejected += 1;
+    }
+    let files: Vec<Vec<u8>> = std::iter::once(fourow.cases[0].input.clone())
+        .chain(fourow.invalid_inputs.iter().map(|i| i.input.clone()))
+        .collect();
+    let verdicts = python_verdicts(package::fourow::VALIDATOR_PY, &files);
+    assert!(verdicts[0], "the Python validator rejects the sample");
+    for (i, ok) in fourow.invalid_inputs.iter().zip(&verdicts[1..]) {
+        assert!(!ok, "the Python validator accepts {}", i.name);
+        rejected += 1;
+    }
+    let board_kinds = tomek
+        .invalid_inputs
+        .iter()
+        .filter(|i| i.name.starts_with("board-"))
+        .count();
+    assert_eq!(board_kinds, 8);
+    assert_eq!(tomek.invalid_inputs.len(), 17);
+    assert_eq!(fourow.invalid_inputs.len(), 16);
+    println!(
+        "near-miss kinds: Tomek {} ({board_kinds} of boards, {} of format), Four in a row {}; \
+         all {rejected} rejected",
+        tomek.invalid_inputs.len(),
+        tomek.invalid_inputs.len() - board_kinds,
+        fourow.invalid_inputs.len()
+    );
+}
+
+#[test]
+fn tomek_output_near_misses_agree_with_tomek_check() {
+    // The outputs the packages' checkers are tested on, judged by tomek's own checker: the
+    // ones to accept get 0, the others 1 (wrong answer) or 2 (presentation error).
+    let input = read(project("generated/sample.in"));
+    let answer = read(project("generated/sample.out"));
+    let outputs = package::nearmiss::tomek_outputs(&input, &answer);
+    assert_eq!(outputs.len(), 14);
+    let dir = tempfile::tempdir().unwrap();
+    let (i, a) = (dir.path().join("in"), dir.path().join("ans"));
+    std::fs::write(&i, &input).unwrap();
+    std::fs::write(&a, &answer).unwrap();
+    for o in &outputs {
+        let out = dir.path().join(&o.name);
+        std::fs::write(&out, &o.output).unwrap();
+        let code = cargo_bin_cmd!("tomek")
+            .args(["check", "-q"])
+            .args([&i, &a, &out])
+            .output()
+            .unwrap()
+            .status
+            .code();
+        if o.accepted {
+            assert_eq!(code, Some(0), "{}", o.name);
+        } else {
+            assert!(matches!(code, Some(1 | 2)), "{}: {code:?}", o.name);
+        }
+    }
+}

@@ -130,6 +130,12 @@ impl Layout {
 /// move was here (the mover's colour at bit `i - 1`, then `m[i - 1]`). `later` copies the
 /// colour bits of column `c` and goes on with `full` at column `c + 1`; past the last column
 /// no move is left, so `full` there is empty.
+///
+/// The same pass read the other way gives the predecessors ([`Image::preimage`]): taking back
+/// the mover's chip on top of a column of height `i + 1` leaves height `i`, so the column
+/// has height `i` either because it had it and the chip came off a later column
+/// (`later(m[i])`), or because it had height `i + 1` with the mover's colour at bit `i`, and
+/// what follows that colour bit in `m[i + 1]` is the rest.
 pub struct Image<'s> {
     /// The store holding the set and its successors.
     pub store: &'s Store,
@@ -139,11 +145,15 @@ pub struct Image<'s> {
     pub first: bool,
     /// Called now and then while the image grows.
     pub progress: &'s (dyn Fn(&Store) + Sync),
+    /// Predecessors rather than successors.
+    backward: bool,
     calls: AtomicU32,
 }
 
 const OP_FULL: u32 = Store::USER_OPS;
 const OP_LATER: u32 = Store::USER_OPS + 2;
+/// Added to the codes above for the predecessors.
+const OP_BACKWARD: u32 = 4;
 
 impl<'s> Image<'s> {
     /// An image builder for moves of the first player (`first`) or the second.
@@ -158,8 +168,28 @@ impl<'s> Image<'s> {
             layout,
             first,
             progress,
+            backward: false,
             calls: AtomicU32::new(0),
         }
+    }
+
+    /// A builder of predecessors: [`Image::of`] then gives the positions from which one move
+    /// of the first player (`first`) or the second leads into the set. Positions that are
+    /// not positions (a column with no height marker) may be in the set; they have none.
+    pub fn preimage(
+        store: &'s Store,
+        layout: Layout,
+        first: bool,
+        progress: &'s (dyn Fn(&Store) + Sync),
+    ) -> Self {
+        Image {
+            backward: true,
+            ..Image::new(store, layout, first, progress)
+        }
+    }
+
+    fn op(&self, base: u32) -> u32 {
+        base + u32::from(self.first) + if self.backward { OP_BACKWARD } else { 0 }
     }
 
     /// The positions one move of the player away from those of `set`.
@@ -171,7 +201,7 @@ impl<'s> Image<'s> {
         if n == FALSE || col == self.layout.cols {
             return FALSE;
         }
-        let op = OP_FULL + u32::from(self.first);
+        let op = self.op(OP_FULL);
         if let Some(r) = self.store.cached(op, n, col) {
             return r;
         }
@@ -217,6 +247,17 @@ impl<'s> Image<'s> {
         for (k, slot) in out.iter_mut().enumerate() {
             let bit = from + k as u32;
             let stay = self.later(m[bit as usize], col);
+            if self.backward {
+                let above = m.get(bit as usize + 1).copied().unwrap_or(FALSE);
+                *slot = if bit == self.layout.rows || above == FALSE {
+                    stay
+                } else {
+                    let (other, mine) = self.store.split(above, self.layout.level(col, bit));
+                    let taken = if self.first { mine } else { other };
+                    self.store.or(stay, taken)
+                };
+                continue;
+            }
             *slot = if bit == 0 {
                 stay
             } else {
@@ -240,7 +281,7 @@ impl<'s> Image<'s> {
         if level >= self.layout.base(col + 1) {
             return self.full(x, col + 1);
         }
-        let op = OP_LATER + u32::from(self.first);
+        let op = self.op(OP_LATER);
         if let Some(r) = self.store.cached(op, x, col) {
             return r;
         }

@@ -24,6 +24,7 @@
 
 pub mod encoding;
 pub mod store;
+pub mod values;
 
 use super::count::{NoSuchPly, Ply};
 use encoding::{Image, Layout};

@@ -169,8 +169,9 @@ struct Entry {
 }
 
 const LOCKED: u64 = u64::MAX;
-/// Epochs take the top 24 bits of an entry's value.
-const EPOCHS: u32 = 1 << 24;
+/// Operation codes take the low 12 bits of an entry's tag, epochs the top 20.
+const OP_BITS: u32 = 12;
+const EPOCHS: u32 = 1 << (32 - OP_BITS);
 
 /// A cache of `len` empty entries, left for the system to zero on first touch.
 fn empty_cache(len: usize) -> Vec<Entry> {
@@ -256,6 +257,8 @@ pub struct Store {
 impl Store {
     /// The first operation code free for callers' own cached operations.
     pub const USER_OPS: u32 = 16;
+    /// Operation codes are below this.
+    pub const OPS: u32 = 1 << OP_BITS;
 
     /// An empty store over `levels` variables that never uses more than `limit` bytes for its
     /// nodes, unique table and cache.
@@ -522,7 +525,9 @@ impl Store {
         }
         let value = e.value.load(Ordering::Acquire);
         std::sync::atomic::fence(Ordering::Acquire);
-        if e.key.load(Ordering::Relaxed) != key || (value >> 32) as u32 != op | self.epoch << 8 {
+        if e.key.load(Ordering::Relaxed) != key
+            || (value >> 32) as u32 != op | self.epoch << OP_BITS
+        {
             return None;
         }
         Some(value as u32)
@@ -539,7 +544,7 @@ impl Store {
         if e.key.swap(LOCKED, Ordering::Acquire) == LOCKED {
             return;
         }
-        let tag = op | self.epoch << 8;
+        let tag = op | self.epoch << OP_BITS;
         e.value
             .store(u64::from(result) | u64::from(tag) << 32, Ordering::Release);
         e.key
@@ -639,12 +644,19 @@ impl Store {
     /// the roots' new references; forgets the cache and clears the overflow mark. The tables
     /// keep their size for the next operation.
     pub fn compact<const N: usize>(&mut self, roots: [Ref; N]) -> [Ref; N] {
+        let mut roots = roots;
+        self.compact_all(&mut roots);
+        roots
+    }
+
+    /// [`Store::compact`] for any number of roots, renumbered in place.
+    pub fn compact_all(&mut self, roots: &mut [Ref]) {
         let n = self.len();
         self.peak = self.peak.max(self.bytes() + n * std::mem::size_of::<u32>());
         let mut remap = table(n, || NIL);
         // Children are older than parents, so one sweep from the newest node marks everything
         // reachable.
-        for r in roots {
+        for &r in roots.iter() {
             remap[r as usize] = 0;
         }
         for i in (2..n).rev() {
@@ -673,7 +685,9 @@ impl Store {
                 kept += 1;
             }
         }
-        let roots = roots.map(|r| remap[r as usize]);
+        for r in roots.iter_mut() {
+            *r = remap[*r as usize];
+        }
         drop(remap);
         self.nodes.len.store(kept as usize, Ordering::Relaxed);
         // Give the garbage's pages back to the system: the next operation grows the array
@@ -694,7 +708,16 @@ impl Store {
             self.cache = empty_cache(len);
         }
         self.note_peak();
-        roots
+    }
+
+    /// Whether the assignment `value` (the value of each level, from level 0 on) is in `r`.
+    pub fn contains(&self, r: Ref, value: &[bool]) -> bool {
+        let mut r = r;
+        while r > TRUE {
+            let n = self.nodes.get(r);
+            r = if value[n.level as usize] { n.hi } else { n.lo };
+        }
+        r == TRUE
     }
 
     /// The nodes reachable from `r`, the terminals included.

@@ -1,0 +1,556 @@
+//! The strong solution of a small board: for every ply, how many positions are won, drawn and
+//! lost for the side to move, by backward induction over the symbolic plies.
+//!
+//! A forward pass builds the open positions of every ply as in [`super::count`] and keeps
+//! them all. Then, from the last ply down, each ply's open positions are split by the
+//! values of the ply after:
+//!
+//! - won: open positions with a move into a four (the predecessors, by the mover, of the
+//!   mover's fours ([`Image::preimage`]), computed once per player), or else with a move to a
+//!   lost open position of the next ply;
+//! - lost: the other open positions all of whose moves lead to a won open position of the
+//!   next ply;
+//! - drawn: the rest, and the full boards with no four.
+//!
+//! The last two are one pass each over the diagrams of the next ply's set and of the
+//! positions to split (`Predecessors`), which keeps only the positions to split and never
+//! builds the whole set of predecessors. A position where the previous move made a four is
+//! lost for the side to move; those are the positions of a ply that are not open, counted on
+//! the forward pass. Only the won and lost sets of the ply after are kept while a ply is
+//! split.
+
+use super::encoding::{Image, Layout};
+use super::store::{FALSE, Ref, Store};
+use super::{Cost, Error, Progress};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+/// The largest board solved, in cells: the diagrams of the won and lost positions grow much
+/// faster with the board than those of the positions themselves.
+pub const MAX_CELLS: u32 = 30;
+
+/// The value of a position for the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// The side to move wins with perfect play.
+    Won,
+    /// Perfect play ends in a draw.
+    Drawn,
+    /// The side to move loses with perfect play (or lost already: the previous move made a
+    /// four).
+    Lost,
+}
+
+/// The positions of one ply by their value for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Values {
+    /// Moves played.
+    pub ply: u32,
+    /// Positions of the ply (won, drawn and lost).
+    pub positions: u64,
+    /// Won for the side to move.
+    pub won: u64,
+    /// Drawn.
+    pub drawn: u64,
+    /// Lost for the side to move, the positions with a four included.
+    pub lost: u64,
+    /// Wall time spent on the ply, both passes.
+    pub elapsed: Duration,
+}
+
+/// A board solved: its plies from 0 on, with what each cost (`nodes`: the diagrams of its won
+/// and lost positions; `all_nodes`: its open positions; `peak_bytes`: the backward pass), and
+/// the values of the positions asked about.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// Every ply, from 0 to the number of cells.
+    pub plies: Vec<(Values, Cost)>,
+    /// The value of each position asked about, `None` for a sequence of moves that does not
+    /// reach a position of the game (a move after a four).
+    pub queries: Vec<Option<Value>>,
+}
+
+/// Why a board could not be solved.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// As for counting.
+    #[error(transparent)]
+    Count(#[from] Error),
+    /// More cells than [`MAX_CELLS`].
+    #[error(
+        "a board of {cols} columns and {rows} rows has {} cells; the strong solution goes up \
+         to {MAX_CELLS} cells",
+        cols * rows
+    )]
+    TooLarge {
+        /// Number of columns.
+        cols: u32,
+        /// Number of rows.
+        rows: u32,
+    },
+    /// A move of a position asked about is outside the board or in a full column.
+    #[error("position {index}: move {at} (column {col}) cannot be played")]
+    BadMove {
+        /// The position's index among the queries.
+        index: usize,
+        /// The 1-based number of the move.
+        at: usize,
+        /// The 1-based column.
+        col: u32,
+    },
+}
+
+/// A position to look up, as the values of the store's variables, with its ply.
+struct Query {
+    ply: u32,
+    bits: Vec<bool>,
+}
+
+fn encode(layout: Layout, index: usize, moves: &[u8]) -> Result<Query, SolveError> {
+    let (cols, rows) = (layout.cols, layout.rows);
+    let mut columns = vec![Vec::new(); cols as usize];
+    for (i, &col) in moves.iter().enumerate() {
+        let bad = SolveError::BadMove {
+            index,
+            at: i + 1,
+            col: u32::from(col) + 1,
+        };
+        let column = columns.get_mut(col as usize).ok_or(bad)?;
+        if column.len() == rows as usize {
+            return Err(SolveError::BadMove {
+                index,
+                at: i + 1,
+                col: u32::from(col) + 1,
+            });
+        }
+        column.push(i % 2 == 0);
+    }
+    let mut bits = vec![false; layout.levels() as usize];
+    for (col, chips) in columns.iter().enumerate() {
+        let col = col as u32;
+        for (row, &first) in chips.iter().enumerate() {
+            bits[layout.level(col, row as u32) as usize] = first;
+        }
+        bits[layout.level(col, chips.len() as u32) as usize] = true;
+    }
+    Ok(Query {
+        ply: moves.len() as u32,
+        bits,
+    })
+}
+
+/// Solves the board of `cols` columns and `rows` rows strongly, with at most `memory_limit`
+/// bytes of diagrams, and looks up the positions `queries` (each a sequence of 0-based
+/// columns). `progress` is called now and then with the ply being worked on and whether the
+/// backward pass has begun.
+pub fn solve(
+    cols: u32,
+    rows: u32,
+    memory_limit: usize,
+    queries: &[Vec<u8>],
+    progress: impl FnMut(bool, Progress) + Send,
+) -> Result<Solution, SolveError> {
+    if !(1..=64).contains(&cols) || !(1..=64).contains(&rows) {
+        return Err(Error::Board { cols, rows }.into());
+    }
+    if cols * rows > MAX_CELLS {
+        return Err(SolveError::TooLarge { cols, rows });
+    }
+    let cells = cols * rows;
+    let layout = Layout { cols, rows };
+    let queries = queries
+        .iter()
+        .enumerate()
+        .map(|(i, q)| encode(layout, i, q))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut answers: Vec<Option<Option<Value>>> = vec![None; queries.len()];
+    let progress = Mutex::new(progress);
+    let out_of_memory = |ply| Error::MemoryLimit {
+        ply,
+        limit: memory_limit,
+    };
+    let mut store = Store::new(layout.levels(), memory_limit);
+    let x_wins = layout.wins(&mut store, true);
+    let o_wins = layout.wins(&mut store, false);
+    let empty = layout.empty(&mut store);
+    if store.overflowed() {
+        return Err(out_of_memory(0).into());
+    }
+    // roots: the open positions of plies 0 to `opens`, then the two sets of fours.
+    let mut roots = vec![empty, x_wins, o_wins];
+    let mut rows_done = vec![Values {
+        ply: 0,
+        positions: 1,
+        won: 0,
+        drawn: u64::from(cells == 0),
+        lost: 0,
+        elapsed: Duration::ZERO,
+    }];
+    let mut open_counts = vec![1u64];
+    let count = |store: &mut Store, sets: &[Ref], ply: u32| -> Result<Vec<u64>, Error> {
+        let Some(counts) = store.count(sets, memory_limit) else {
+            if store.overflowed() {
+                return Err(out_of_memory(ply));
+            }
+            return Err(Error::Overflow { ply });
+        };
+        counts
+            .into_iter()
+            .map(|n| u64::try_from(n).map_err(|_| Error::Overflow { ply }))
+            .collect()
+    };
+    for ply in 1..=cells {
+        let clock = Instant::now();
+        store.reset_peak();
+        let first_moves = ply % 2 == 1;
+        let show = |s: &Store| {
+            if let Ok(mut progress) = progress.try_lock() {
+                progress(
+                    false,
+                    Progress {
+                        ply,
+                        nodes: s.len(),
+                        bytes: s.bytes(),
+                    },
+                );
+            }
+        };
+        let n = roots.len();
+        let (before, x_wins, o_wins) = (roots[n - 3], roots[n - 2], roots[n - 1]);
+        let all = store.run(3 * store.len(), |s| {
+            Image::new(s, layout, first_moves, &show).of(before)
+        });
+        let wins = if first_moves { x_wins } else { o_wins };
+        let still = store.run(store.len() / 4, |s| s.diff(all, wins));
+        if store.overflowed() {
+            return Err(out_of_memory(ply).into());
+        }
+        for (answer, q) in answers.iter_mut().zip(&queries) {
+            if q.ply == ply {
+                if !store.contains(all, &q.bits) {
+                    *answer = Some(None);
+                } else if !store.contains(still, &q.bits) {
+                    *answer = Some(Some(Value::Lost));
+                }
+            }
+        }
+        let counts = count(&mut store, &[all, still], ply)?;
+        roots.truncate(n - 2);
+        roots.extend([still, x_wins, o_wins]);
+        store.compact_all(&mut roots);
+        open_counts.push(counts[1]);
+        rows_done.push(Values {
+            ply,
+            positions: counts[0],
+            won: 0,
+            drawn: 0,
+            lost: counts[0] - counts[1],
+            elapsed: clock.elapsed(),
+        });
+    }
+    // The positions with a move into a four, for each player to move.
+    let mut opens = roots;
+    let o_wins = opens.pop().expect("the fours of the second player");
+    let x_wins = opens.pop().expect("the fours of the first player");
+    let clock = Instant::now();
+    let show = |s: &Store| {
+        if let Ok(mut progress) = progress.try_lock() {
+            progress(
+                true,
+                Progress {
+                    ply: cells,
+                    nodes: s.len(),
+                    bytes: s.bytes(),
+                },
+            );
+        }
+    };
+    let x_threats = store.run(store.len(), |s| {
+        Image::preimage(s, layout, true, &show).of(x_wins)
+    });
+    let o_threats = store.run(store.len(), |s| {
+        Image::preimage(s, layout, false, &show).of(o_wins)
+    });
+    if store.overflowed() {
+        return Err(out_of_memory(cells).into());
+    }
+    // The full boards are drawn (no won or lost open position at the last ply).
+    let last_nodes = store.size(opens[cells as usize]);
+    opens.pop();
+    opens.extend([FALSE, FALSE, x_threats, o_threats]);
+    store.compact_all(&mut opens);
+    let threats_time = clock.elapsed();
+    let mut costs = vec![
+        Cost {
+            nodes: 0,
+            all_nodes: 0,
+            peak_bytes: 0,
+        };
+        cells as usize + 1
+    ];
+    // The last ply: the full boards with no four are drawn.
+    {
+        let last = &mut rows_done[cells as usize];
+        last.drawn = open_counts[cells as usize];
+        last.elapsed += threats_time;
+        costs[cells as usize] = Cost {
+            nodes: 2,
+            all_nodes: last_nodes,
+            peak_bytes: store.peak_bytes(),
+        };
+    }
+    for (answer, q) in answers.iter_mut().zip(&queries) {
+        if q.ply == cells && answer.is_none() {
+            *answer = Some(Some(Value::Drawn));
+        }
+    }
+    for ply in (0..cells).rev() {
+        let clock = Instant::now();
+        store.reset_peak();
+        let first = ply % 2 == 0;
+        let show = |s: &Store| {
+            if let Ok(mut progress) = progress.try_lock() {
+                progress(
+                    true,
+                    Progress {
+                        ply,
+                        nodes: s.len(),
+                        bytes: s.bytes(),
+                    },
+                );
+            }
+        };
+        // opens: the open positions of plies 0 to ply, the won and lost open positions of
+        // ply + 1, the two threat sets.
+        let n = opens.len();
+        let [open, won_next, lost_next, x_threats, o_threats] =
+            [n - 5, n - 4, n - 3, n - 2, n - 1].map(|i| opens[i]);
+        let threats = if first { x_threats } else { o_threats };
+        let imm = store.run(store.len() / 4, |s| s.and(open, threats));
+        let won = store.run(store.len() / 2, |s| {
+            let more = Predecessors::new(s, layout, first, &show).of(lost_next, open);
+            s.or(imm, more)
+        });
+        // A move into a four leads out of the next ply's open positions, so a position with
+        // one is never among those whose every move leads to a won open position.
+        let lost = store.run(store.len() / 2, |s| {
+            Predecessors::all(s, layout, first, &show).of(won_next, open)
+        });
+        if store.overflowed() {
+            return Err(out_of_memory(ply).into());
+        }
+        for (answer, q) in answers.iter_mut().zip(&queries) {
+            if q.ply == ply && answer.is_none() {
+                *answer = Some(Some(if store.contains(won, &q.bits) {
+                    Value::Won
+                } else if store.contains(lost, &q.bits) {
+                    Value::Lost
+                } else {
+                    Value::Drawn
+                }));
+            }
+        }
+        let counts = count(&mut store, &[won, lost], ply)?;
+        let all_nodes = store.size(open);
+        opens.truncate(n - 5);
+        opens.extend([won, lost, x_threats, o_threats]);
+        store.compact_all(&mut opens);
+        let nodes = store.size(opens[ply as usize]) + store.size(opens[ply as usize + 1]);
+        let row = &mut rows_done[ply as usize];
+        row.won = counts[0];
+        row.lost += counts[1];
+        row.drawn = open_counts[ply as usize] - counts[0] - counts[1];
+        row.elapsed += clock.elapsed();
+        costs[ply as usize] = Cost {
+            nodes,
+            all_nodes,
+            peak_bytes: store.peak_bytes(),
+        };
+    }
+    Ok(Solution {
+        plies: rows_done.into_iter().zip(costs).collect(),
+        queries: answers.into_iter().map(Option::flatten).collect(),
+    })
+}
+
+/// The positions of a set `care` from which one move of a given player leads into a set, in
+/// one recursive pass over both diagrams: the predecessors of [`Image::preimage`] intersected
+/// with `care`, without building the predecessors that `care` drops.
+///
+/// For nodes `n` (of the set) and `c` (of `care`) at the start of column `col`, the columns'
+/// chains of clear bits give the rests `m[i]` and `k[i]` of the positions whose column has
+/// height `i`. A position of `care` whose column has height `j` has a move into the set
+/// either later (`later(m[j], k[j])`, which walks the colour bits of both together and goes on
+/// at the next column), or here: the set's positions with height `j + 1` and the mover's
+/// colour at bit `j`, whose rest after that bit must also be a rest of `k[j]`.
+///
+/// With `every`, the pass keeps instead the positions of `care` all of whose moves lead into
+/// the set: the move here (when the column is not full) and every later one. The positions
+/// with no move left keep nothing to check.
+struct Predecessors<'s> {
+    store: &'s Store,
+    layout: Layout,
+    first: bool,
+    every: bool,
+    progress: &'s (dyn Fn(&Store) + Sync),
+    calls: AtomicU32,
+}
+
+/// Operation codes: one per column, kind of step and player.
+const OP_PRE: u32 = Store::USER_OPS + 8;
+
+impl<'s> Predecessors<'s> {
+    fn new(
+        store: &'s Store,
+        layout: Layout,
+        first: bool,
+        progress: &'s (dyn Fn(&Store) + Sync),
+    ) -> Self {
+        debug_assert!(OP_PRE + 8 * layout.cols <= Store::OPS);
+        Predecessors {
+            store,
+            layout,
+            first,
+            every: false,
+            progress,
+            calls: AtomicU32::new(0),
+        }
+    }
+
+    /// The positions of a `care` set all of whose moves lead into a set.
+    fn all(
+        store: &'s Store,
+        layout: Layout,
+        first: bool,
+        progress: &'s (dyn Fn(&Store) + Sync),
+    ) -> Self {
+        Predecessors {
+            every: true,
+            ..Predecessors::new(store, layout, first, progress)
+        }
+    }
+
+    fn op(&self, later: bool, col: u32) -> u32 {
+        let kind = u32::from(later) * 4 + u32::from(self.every) * 2 + u32::from(self.first);
+        OP_PRE + kind * self.layout.cols + col
+    }
+
+    /// The positions of `care` with a move into `set`.
+    fn of(&self, set: Ref, care: Ref) -> Ref {
+        self.full(set, care, 0)
+    }
+
+    fn full(&self, n: Ref, c: Ref, col: u32) -> Ref {
+        if c == FALSE {
+            return FALSE;
+        }
+        if col == self.layout.cols {
+            // No column left: every move was looked at.
+            return if self.every { c } else { FALSE };
+        }
+        if n == FALSE && !self.every {
+            return FALSE;
+        }
+        let op = self.op(false, col);
+        if let Some(r) = self.store.cached(op, n, c) {
+            return r;
+        }
+        let calls = self.calls.fetch_add(1, Ordering::Relaxed);
+        if calls.is_multiple_of(1 << 14) {
+            (self.progress)(self.store);
+        }
+        let rows = self.layout.rows;
+        let mut m = [FALSE; 65];
+        let mut k = [FALSE; 65];
+        let (mut y, mut z) = (n, c);
+        for bit in (0..=rows).rev() {
+            let level = self.layout.level(col, bit);
+            let (lo, hi) = self.store.split(y, level);
+            m[bit as usize] = hi;
+            y = lo;
+            let (lo, hi) = self.store.split(z, level);
+            k[bit as usize] = hi;
+            z = lo;
+        }
+        let mut hi = [FALSE; 65];
+        self.heights(&m, &k, col, &mut hi[..=rows as usize], 0);
+        let mut r = self.store.mk(self.layout.level(col, 0), FALSE, hi[0]);
+        for bit in 1..=rows {
+            r = self
+                .store
+                .mk(self.layout.level(col, bit), r, hi[bit as usize]);
+        }
+        self.store.remember(op, n, c, r);
+        r
+    }
+
+    /// Fills `out[i]` with the positions of `care` whose column `col` has height `from + i`
+    /// and that have a move into the set. Halves go to two threads near the top of the order.
+    fn heights(&self, m: &[Ref; 65], k: &[Ref; 65], col: u32, out: &mut [Ref], from: u32) {
+        if out.len() > 1 && self.store.forks_at(self.layout.base(col)) {
+            let (a, b) = out.split_at_mut(out.len() / 2);
+            let mid = from + a.len() as u32;
+            rayon::join(
+                || self.heights(m, k, col, a, from),
+                || self.heights(m, k, col, b, mid),
+            );
+            return;
+        }
+        for (i, slot) in out.iter_mut().enumerate() {
+            let bit = from + i as u32;
+            let (here, rest) = (m.get(bit as usize + 1).copied(), k[bit as usize]);
+            if rest == FALSE {
+                *slot = FALSE;
+                continue;
+            }
+            if self.every {
+                // The move here must lead into the set, then every later move too.
+                let rest = if bit < self.layout.rows {
+                    let above = here.unwrap_or(FALSE);
+                    let (other, mine) = self.store.split(above, self.layout.level(col, bit));
+                    let taken = if self.first { mine } else { other };
+                    self.store.and(taken, rest)
+                } else {
+                    rest
+                };
+                *slot = self.later(m[bit as usize], rest, col);
+                continue;
+            }
+            let stay = self.later(m[bit as usize], rest, col);
+            *slot = match here {
+                Some(above) if bit < self.layout.rows && above != FALSE => {
+                    let (other, mine) = self.store.split(above, self.layout.level(col, bit));
+                    let taken = if self.first { mine } else { other };
+                    let taken = self.store.and(taken, rest);
+                    self.store.or(stay, taken)
+                }
+                _ => stay,
+            };
+        }
+    }
+
+    fn later(&self, x: Ref, y: Ref, col: u32) -> Ref {
+        if y == FALSE || (x == FALSE && !self.every) {
+            return FALSE;
+        }
+        let level = self.store.level(x).min(self.store.level(y));
+        if level >= self.layout.base(col + 1) {
+            return self.full(x, y, col + 1);
+        }
+        let op = self.op(true, col);
+        if let Some(r) = self.store.cached(op, x, y) {
+            return r;
+        }
+        let (x0, x1) = self.store.split(x, level);
+        let (y0, y1) = self.store.split(y, level);
+        let (lo, hi) = self.store.pair(
+            level,
+            || self.later(x0, y0, col),
+            || self.later(x1, y1, col),
+        );
+        let r = self.store.mk(level, lo, hi);
+        self.store.remember(op, x, y, r);
+        r
+    }
+}

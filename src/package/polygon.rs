@@ -1,0 +1,186 @@
+//! The Polygon full package of a problem: `problem.xml` (names, statement, one testset with
+//! its time and memory limits and tests, the checker and the validator with their own tests,
+//! the tagged solutions), `files/` with the validator and the checker written against
+//! testlib, `solutions/`, and `tests/` with the answers (`NN` and `NN.a`).
+//!
+//! `testlib.h` itself is not written: Polygon provides it to every problem, and a converter
+//! such as p2d brings its own. `files/` names it as a resource, as Polygon does.
+
+use super::Package;
+use super::format::{Problem, Verdict};
+use std::fmt::Write as _;
+
+/// XML text with `&`, `<`, `>` and `"` escaped.
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A test pattern's file name: two digits at least, as Polygon numbers them.
+fn number(i: usize) -> String {
+    format!("{i:02}")
+}
+
+/// Polygon's language of a source file.
+fn language(file: &str) -> &'static str {
+    if file.ends_with(".py") {
+        "python.3"
+    } else {
+        "cpp.g++17"
+    }
+}
+
+/// The package.
+pub fn render(problem: &Problem) -> Package {
+    let mut p = Package::default();
+    p.add("statements/english/problem.tex", problem.statement);
+    p.add("files/validate.cpp", problem.polygon_validator);
+    p.add("files/check.cpp", problem.polygon_checker);
+    for (i, c) in problem.cases.iter().enumerate() {
+        p.add(format!("tests/{}", number(i + 1)), c.input.as_slice());
+        p.add(format!("tests/{}.a", number(i + 1)), c.answer.as_slice());
+    }
+    // The validator's tests: a valid file first (the sample), then every invalid input.
+    let mut validator_tests = String::new();
+    let sample = problem.cases.first().map(|c| c.input.as_slice());
+    let valid = sample.into_iter().map(|s| (s, "valid"));
+    let invalid = problem
+        .invalid_inputs
+        .iter()
+        .map(|i| (i.input.as_slice(), "invalid"));
+    let mut n_validator = 0;
+    for (input, verdict) in valid.chain(invalid) {
+        n_validator += 1;
+        p.add(
+            format!("files/tests/validator-tests/{}", number(n_validator)),
+            input,
+        );
+        let _ = writeln!(
+            validator_tests,
+            "                        <test verdict=\"{verdict}\"/>"
+        );
+    }
+    // The checker's tests: the output cases.
+    let mut checker_tests = String::new();
+    for (i, o) in problem.outputs.iter().enumerate() {
+        let at = format!("files/tests/checker-tests/{}", number(i + 1));
+        p.add(at.clone(), o.input.as_slice());
+        p.add(format!("{at}.o"), o.output.as_slice());
+        p.add(format!("{at}.a"), o.answer.as_slice());
+        let verdict = if o.accepted { "ok" } else { "wrong-answer" };
+        let _ = writeln!(
+            checker_tests,
+            "                    <test verdict=\"{verdict}\"/>"
+        );
+    }
+    let mut solutions = String::new();
+    let mut main_given = false;
+    for s in &problem.submissions {
+        p.add(format!("solutions/{}", s.file), s.source.as_str());
+        let tag = match s.verdict {
+            Verdict::Accepted if !main_given && !s.is_python() => {
+                main_given = true;
+                "main"
+            }
+            Verdict::Accepted => "accepted",
+            Verdict::WrongAnswer => "wrong-answer",
+        };
+        let _ = writeln!(
+            solutions,
+            "            <solution tag=\"{tag}\">\n                <source path=\"solutions/{}\" type=\"{}\"/>\n            </solution>",
+            xml(&s.file),
+            language(&s.file)
+        );
+    }
+    let mut tests = String::new();
+    for c in &problem.cases {
+        let sample = if c.group == "sample" {
+            " sample=\"true\""
+        } else {
+            ""
+        };
+        let first_line = c.desc.lines().next().unwrap_or_default();
+        let _ = writeln!(
+            tests,
+            "                <test method=\"manual\" description=\"{}\"{sample}/>",
+            xml(first_line)
+        );
+    }
+    let memory = u64::from(problem.memory.unwrap_or(256)) << 20;
+    let xml_text = format!(
+        r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<!-- Written by tomek. {source}. -->
+<problem revision="1" short-name="{short}">
+    <names>
+        <name language="english" value="{name}"/>
+    </names>
+    <statements>
+        <statement charset="UTF-8" language="english" path="statements/english/problem.tex" type="application/x-tex"/>
+    </statements>
+    <judging input-file="" output-file="">
+        <!-- The slowest reference solution takes {slowest:.2} s; the limit is {factor} times that, rounded up to a second. -->
+        <testset name="tests">
+            <time-limit>{time_ms}</time-limit>
+            <memory-limit>{memory}</memory-limit>
+            <test-count>{test_count}</test-count>
+            <input-path-pattern>tests/%02d</input-path-pattern>
+            <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+            <tests>
+{tests}            </tests>
+        </testset>
+    </judging>
+    <files>
+        <resources>
+            <file path="files/testlib.h" type="h.g++"/>
+        </resources>
+        <executables>
+            <executable>
+                <source path="files/validate.cpp" type="cpp.g++17"/>
+            </executable>
+            <executable>
+                <source path="files/check.cpp" type="cpp.g++17"/>
+            </executable>
+        </executables>
+    </files>
+    <assets>
+        <checker type="testlib">
+            <source path="files/check.cpp" type="cpp.g++17"/>
+            <testset>
+                <test-count>{checker_count}</test-count>
+                <input-path-pattern>files/tests/checker-tests/%02d</input-path-pattern>
+                <output-path-pattern>files/tests/checker-tests/%02d.o</output-path-pattern>
+                <answer-path-pattern>files/tests/checker-tests/%02d.a</answer-path-pattern>
+                <tests>
+{checker_tests}                </tests>
+            </testset>
+        </checker>
+        <validators>
+            <validator>
+                <source path="files/validate.cpp" type="cpp.g++17"/>
+                <testset>
+                    <test-count>{n_validator}</test-count>
+                    <input-path-pattern>files/tests/validator-tests/%02d</input-path-pattern>
+                    <tests>
+{validator_tests}                    </tests>
+                </testset>
+            </validator>
+        </validators>
+        <solutions>
+{solutions}        </solutions>
+    </assets>
+</problem>
+"#,
+        source = xml(problem.source),
+        short = problem.short_name,
+        name = xml(problem.name),
+        slowest = problem.timing.slowest_ac,
+        factor = super::format::Timing::AC_TO_TIME_LIMIT,
+        time_ms = problem.timing.limit_seconds() * 1000,
+        test_count = problem.cases.len(),
+        checker_count = problem.outputs.len(),
+    );
+    p.add("problem.xml", xml_text);
+    p
+}
