@@ -37,7 +37,7 @@ def questions(readme):
             if lines[k].strip() != "```text":
                 raise SystemExit(f"README: question {title!r} has no ```text output after its SQL")
             m = lines.index("```", k + 1)
-            shown = "\n".join(lines[k + 1 : m]) + "\n"
+            shown = "".join(line + "\n" for line in lines[k + 1 : m])
             found.append((title, sql, shown))
             title = None
             i = m
