@@ -46,3 +46,5 @@ pub mod outcome;
 pub mod output;
 pub mod package;
 pub mod tictactoe;
+#[cfg(feature = "web")]
+pub mod web;

@@ -29,6 +29,8 @@ mod generate;
 mod package;
 mod plot;
 pub mod progress;
+#[cfg(feature = "web")]
+mod serve;
 mod solve;
 mod stats;
 mod validate;
@@ -78,6 +80,10 @@ pub enum Command {
     /// Everything about one board: status by each evaluator, reachability, perfect play with
     /// every move, move orders and games through it, symmetries.
     Explain(explain::Args),
+    /// Serve the pages and the JSON API for exploring both games in a browser (loopback by
+    /// default).
+    #[cfg(feature = "web")]
+    Serve(serve::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
     /// Write the man pages of every command.
@@ -98,6 +104,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Fourow(a) => fourow::run(a),
         Command::Package(a) => package::run(a),
         Command::Explain(a) => explain::run(a),
+        #[cfg(feature = "web")]
+        Command::Serve(a) => serve::run(a),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => completions::man(a),
     }

@@ -24,4 +24,5 @@ mod pipes;
 mod plots;
 mod solve_cli;
 mod validate_cli;
+mod web;
 mod writes;
