@@ -270,12 +270,18 @@ function fourowPage() {
   }
 
   async function counts() {
-    const [cols, rows] = size();
+    let [cols, rows] = size();
+    let note = "";
+    if (cols * rows > 20) {
+      note = " (the " + cols + "×" + rows + " board is counted by `tomek fourow count`; here boards of at most 20 cells)";
+      cols = 4;
+      rows = 4;
+    }
     const body = $("counts").querySelector("tbody");
     body.textContent = "";
     try {
       const c = await getJson("/api/fourow/counts?cols=" + cols + "&rows=" + rows);
-      $("countnote").textContent = c.total.toLocaleString("en") + " positions on the " + cols + "×" + rows + " board.";
+      $("countnote").textContent = c.total.toLocaleString("en") + " positions on the " + cols + "×" + rows + " board" + note + ".";
       for (const p of c.plies) {
         const tr = document.createElement("tr");
         for (const v of [p.ply, p.positions, p.first_won, p.second_won, p.draw, p.open]) {
