@@ -50,3 +50,5 @@ pub mod package;
 #[cfg(feature = "sql")]
 pub mod sql;
 pub mod tictactoe;
+#[cfg(feature = "web")]
+pub mod web;

@@ -33,6 +33,8 @@ mod plot;
 pub mod progress;
 #[cfg(feature = "sql")]
 mod query;
+#[cfg(feature = "web")]
+mod serve;
 mod solve;
 mod stats;
 mod validate;
@@ -90,6 +92,10 @@ pub enum Command {
     /// for DuckDB, Polars, pandas and Spark.
     #[cfg(feature = "sql")]
     Export(export::Args),
+    /// Serve the pages and the JSON API for exploring both games in a browser (loopback by
+    /// default).
+    #[cfg(feature = "web")]
+    Serve(serve::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
     /// Write the man pages of every command.
@@ -114,6 +120,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Query(a) => query::run(a),
         #[cfg(feature = "sql")]
         Command::Export(a) => export::run(a),
+        #[cfg(feature = "web")]
+        Command::Serve(a) => serve::run(a),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => completions::man(a),
     }

@@ -26,4 +26,5 @@ mod plots;
 mod query;
 mod solve_cli;
 mod validate_cli;
+mod web;
 mod writes;

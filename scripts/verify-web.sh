@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Checks the pages of `tomek serve` in a real browser: plays a Tomek game by clicking and holds
+# the page's status, value and per-square colours to `tomek explain --format json`, opens the
+# page's shared link, plays a Four in a row game to a win and checks the verdict, and saves
+# screenshots to generated/web-tomek.png and generated/web-fourow.png.
+#
+# Installs Debian's chromium and chromium-driver (apt-get, so as root) and Python's selenium in
+# a virtual environment under target/. The server listens on a free loopback port only.
+#
+# Usage: scripts/verify-web.sh
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver python3-venv
+fi
+venv=target/verify-web-venv
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check selenium
+cargo build --release --quiet
+mkdir -p generated
+"$venv/bin/python" scripts/verify-web.py target/release/tomek

@@ -1,0 +1,86 @@
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Address to listen on; port 0 picks a free port. Any address other than loopback makes
+    /// the server reachable from other machines, and is said so on start.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Open the site in the default browser once listening.
+    #[arg(long)]
+    pub open: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Ctrl-C and `kill` only ask for a stop: the server finishes the requests in flight.
+    tomek::interrupt::poll();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(8)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.addr))?;
+        let bound = listener.local_addr()?;
+        let url = format!("http://{bound}/");
+        // The first line of standard output is the address, for scripts that ask for port 0.
+        {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "listening on {url}")?;
+            out.flush()?;
+        }
+        if !bound.ip().is_loopback() {
+            eprintln!(
+                "tomek: warning: serving on {bound}, which is not a loopback address: other \
+                 machines can reach this server"
+            );
+        }
+        if args.open {
+            open_browser(&url);
+        }
+        let shutdown = async {
+            while !tomek::interrupt::requested() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            eprintln!("tomek: stopping");
+        };
+        tomek::web::serve(listener, shutdown).await?;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Opens `url` in the default browser; a failure is reported and otherwise ignored.
+fn open_browser(url: &str) {
+    let mut command = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    command
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    match command.spawn() {
+        Ok(mut child) => {
+            let url = url.to_string();
+            std::thread::spawn(move || {
+                if let Ok(status) = child.wait()
+                    && !status.success()
+                {
+                    eprintln!("tomek: could not open a browser ({status}); open {url} yourself");
+                }
+            });
+        }
+        Err(e) => eprintln!("tomek: could not open a browser ({e}); open {url} yourself"),
+    }
+}

@@ -1,0 +1,400 @@
+//! The JSON API. Every answer is JSON; every refusal is `{"error": "..."}` with status 400
+//! (bad parameters), 404, 413/414 (too large) or 503 (too much work right now).
+
+use super::{MAX_QUERY, REQUEST_TIMEOUT, SEARCH_TIMEOUT, Shared};
+use crate::fourow;
+use crate::fourow::solve::{self as perfect, Shape};
+use crate::outcome::Player;
+use crate::tictactoe::explain;
+use crate::tictactoe::rules::Geometry;
+use crate::tictactoe::stats::{self, Sections};
+use crate::tictactoe::symmetry::Symmetry;
+use axum::extract::{Query, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The largest board whose positions per ply are counted (cells).
+pub const MAX_COUNT_CELLS: u32 = 20;
+/// The most empty cells a position may have for its columns to be scored.
+pub const MAX_SEARCH_EMPTY: u32 = 24;
+/// Transposition table of one search, in bytes.
+const SEARCH_TABLE: usize = 16 << 20;
+
+/// A refusal: a status and the message sent as `{"error": message}`.
+pub(crate) struct ApiError(StatusCode, String);
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, message.into())
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.1 }).to_string() + "\n";
+        json_response(self.0, body)
+    }
+}
+
+fn json_response(status: StatusCode, body: String) -> Response {
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}
+
+fn ok(body: String) -> Response {
+    json_response(StatusCode::OK, body)
+}
+
+fn pretty(v: &impl serde::Serialize) -> Result<String, ApiError> {
+    serde_json::to_string_pretty(v)
+        .map(|s| s + "\n")
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}
+
+/// Refuses long query strings, bodies and other methods before any handler runs.
+pub(crate) async fn bounds(req: Request, next: Next) -> Response {
+    if req.method() != axum::http::Method::GET && req.method() != axum::http::Method::HEAD {
+        return ApiError(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "only GET requests are served".into(),
+        )
+        .into_response();
+    }
+    if req.uri().query().is_some_and(|q| q.len() > MAX_QUERY) {
+        return ApiError(
+            StatusCode::URI_TOO_LONG,
+            format!("the query string is longer than {MAX_QUERY} bytes"),
+        )
+        .into_response();
+    }
+    match tokio::time::timeout(REQUEST_TIMEOUT, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the answer took too long; try again later".into(),
+        )
+        .into_response(),
+    }
+}
+
+pub(crate) async fn not_found() -> ApiError {
+    ApiError(StatusCode::NOT_FOUND, "no such page or endpoint".into())
+}
+
+type Params = Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>;
+
+/// The parameters of a request, each allowed name at most once and no other names.
+struct Args(HashMap<String, String>);
+
+impl Args {
+    fn new(q: Params, allowed: &[&str]) -> Result<Args, ApiError> {
+        let Query(map) = q.map_err(|e| bad(format!("cannot read the query string: {e}")))?;
+        if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(bad(format!(
+                "unknown parameter `{}` (this endpoint takes {})",
+                k.chars().take(32).collect::<String>(),
+                if allowed.is_empty() {
+                    "none".to_string()
+                } else {
+                    allowed.join(", ")
+                }
+            )));
+        }
+        Ok(Args(map))
+    }
+
+    fn required(&self, name: &str) -> Result<&str, ApiError> {
+        self.0
+            .get(name)
+            .map(String::as_str)
+            .ok_or_else(|| bad(format!("the parameter `{name}` is missing")))
+    }
+
+    fn number(&self, name: &str, default: u32, min: u32, max: u32) -> Result<u32, ApiError> {
+        let Some(text) = self.0.get(name) else {
+            return Ok(default);
+        };
+        match text.parse::<u32>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(bad(format!(
+                "`{name}` must be a whole number from {min} to {max}"
+            ))),
+        }
+    }
+
+    fn shape(&self) -> Result<Shape, ApiError> {
+        let cols = self.number("cols", 7, 1, 9)?;
+        let rows = self.number("rows", 6, 1, 63)?;
+        Shape::new(cols, rows).map_err(|e| bad(e.to_string()))
+    }
+
+    fn moves(&self, allow_empty: bool) -> Result<&str, ApiError> {
+        let moves = match self.0.get("moves") {
+            Some(m) => m.as_str(),
+            None if allow_empty => "",
+            None => return Err(bad("the parameter `moves` is missing")),
+        };
+        if moves.len() > 64 {
+            return Err(bad("`moves` holds more than 64 moves"));
+        }
+        if let Some((i, c)) = moves.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+            return Err(bad(format!(
+                "`moves` must be column digits; move {} is `{}`",
+                i + 1,
+                c.escape_default()
+            )));
+        }
+        Ok(moves)
+    }
+}
+
+/// Runs `work` on a blocking thread.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}
+
+/// `GET /api/tomek/explain?board=B`: exactly what `tomek explain --format json B` prints.
+pub(crate) async fn tomek_explain(q: Params) -> Result<Response, ApiError> {
+    let args = Args::new(q, &["board"])?;
+    let text = args.required("board")?;
+    if text.len() > 64 {
+        return Err(bad("`board` is longer than 64 characters"));
+    }
+    let board = explain::parse_board(text).map_err(|e| bad(e.to_string()))?;
+    let e = blocking(move || explain::explain(board)).await?;
+    Ok(ok(pretty(&e)?))
+}
+
+fn compute_stats() -> String {
+    let g = Geometry::tomek();
+    let sections = Sections {
+        games: true,
+        values: true,
+        symmetry: Some(Symmetry::Full),
+    };
+    let s = stats::analyze(g, &g.setups(), sections);
+    serde_json::to_string_pretty(&s).unwrap_or_else(|e| {
+        serde_json::json!({ "error": format!("cannot write the statistics: {e}") }).to_string()
+    }) + "\n"
+}
+
+/// `GET /api/tomek/stats`: the statistics of every reachable board, computed on the first
+/// request and kept.
+pub(crate) async fn tomek_stats(
+    State(shared): State<Arc<Shared>>,
+    q: Params,
+) -> Result<Response, ApiError> {
+    Args::new(q, &[])?;
+    if let Some(s) = shared.stats.get() {
+        return Ok(ok(s.as_str().to_owned()));
+    }
+    // The computation runs in a task of its own, so that a request that gives up does not
+    // cancel it; requests that come meanwhile wait for the same computation.
+    let task = tokio::spawn(async move {
+        shared
+            .stats
+            .get_or_init(|| async {
+                Arc::new(
+                    tokio::task::spawn_blocking(compute_stats)
+                        .await
+                        .unwrap_or_default(),
+                )
+            })
+            .await
+            .clone()
+    });
+    let s = task
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    Ok(ok(s.as_str().to_owned()))
+}
+
+fn player_word(p: Player) -> &'static str {
+    match p {
+        Player::X => "first",
+        Player::O => "second",
+    }
+}
+
+/// `GET /api/fourow/judge?moves=M[&cols=C&rows=R]`: the judge's verdict on a game.
+pub(crate) async fn fourow_judge(q: Params) -> Result<Response, ApiError> {
+    let args = Args::new(q, &["moves", "cols", "rows"])?;
+    let shape = args.shape()?;
+    let moves = args.moves(true)?;
+    let (verdict, invalid_at, played) = if shape == Shape::STANDARD {
+        if let Some((i, c)) = moves
+            .char_indices()
+            .find(|&(_, c)| !('1'..='7').contains(&c))
+        {
+            return Err(bad(format!(
+                "move {} (`{c}`) names no column of a board with 7 columns",
+                i + 1
+            )));
+        }
+        let cols: Vec<u8> = moves.bytes().map(|c| c - b'1').collect();
+        let j = fourow::judge(&cols);
+        let at = match j.verdict {
+            fourow::judge::Verdict::Invalid(
+                fourow::judge::Invalid::Overflow { at }
+                | fourow::judge::Invalid::AfterWin { at }
+                | fourow::judge::Invalid::NoSuchSlot { at },
+            ) => Some(at + 1),
+            _ => None,
+        };
+        (j.verdict, at, at.map_or(moves.len(), |a| a - 1))
+    } else {
+        match perfect::parse_moves(moves, shape) {
+            Ok(b) => (b.verdict(), None, moves.len()),
+            Err(
+                e
+                @ (perfect::MoveError::NotADigit { .. } | perfect::MoveError::NoSuchColumn { .. }),
+            ) => return Err(bad(e.to_string())),
+            Err(e) => (
+                fourow::judge::Verdict::Invalid(fourow::judge::Invalid::Overflow { at: e.at() }),
+                Some(e.at()),
+                e.at() - 1,
+            ),
+        }
+    };
+    use fourow::judge::Verdict as V;
+    let (result, winner) = match verdict {
+        V::Invalid(_) => ("invalid", None),
+        V::NoWinner => ("draw", None),
+        V::Won(p) => ("won", Some(player_word(p))),
+        V::NotOver => ("open", None),
+    };
+    let to_move = (result == "open").then_some(if played % 2 == 0 { "first" } else { "second" });
+    let doc = serde_json::json!({
+        "moves": moves,
+        "columns": shape.cols(),
+        "rows": shape.rows(),
+        "verdict": verdict.sentence(),
+        "result": result,
+        "winner": winner,
+        "invalid_at": invalid_at,
+        "to_move": to_move,
+    });
+    Ok(ok(pretty(&doc)?))
+}
+
+/// `GET /api/fourow/counts?cols=C&rows=R`: positions per ply of a small board.
+pub(crate) async fn fourow_counts(q: Params) -> Result<Response, ApiError> {
+    let args = Args::new(q, &["cols", "rows"])?;
+    let cols = args.number("cols", 4, 1, MAX_COUNT_CELLS)?;
+    let rows = args.number("rows", 4, 1, MAX_COUNT_CELLS)?;
+    if cols * rows > MAX_COUNT_CELLS {
+        return Err(bad(format!(
+            "a board of {cols}×{rows} has {} cells; positions are counted here for at most \
+             {MAX_COUNT_CELLS} cells (the command `tomek fourow count` does larger ones)",
+            cols * rows
+        )));
+    }
+    let plies = blocking(move || fourow::sized::count(cols, rows, cols * rows, |_| {}))
+        .await?
+        .map_err(|e| bad(e.to_string()))?;
+    let rows_json: Vec<_> = plies
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "ply": p.ply,
+                "positions": p.positions(),
+                "first_won": p.x_won,
+                "second_won": p.o_won,
+                "draw": p.draw,
+                "open": p.open,
+            })
+        })
+        .collect();
+    let total: u64 = plies.iter().map(|p| p.positions()).sum();
+    let doc = serde_json::json!({
+        "columns": cols,
+        "rows": rows,
+        "total": total,
+        "plies": rows_json,
+    });
+    Ok(ok(pretty(&doc)?))
+}
+
+/// `GET /api/fourow/explain?moves=M[&cols=C&rows=R]`: the score of every column, as
+/// `tomek fourow explain --format json` gives it, for positions with few empty cells.
+pub(crate) async fn fourow_explain(
+    State(shared): State<Arc<Shared>>,
+    q: Params,
+) -> Result<Response, ApiError> {
+    let args = Args::new(q, &["moves", "cols", "rows"])?;
+    let shape = args.shape()?;
+    let moves = args.moves(true)?.to_string();
+    let b = perfect::parse_moves(&moves, shape).map_err(|e| bad(format!("`{moves}`: {e}")))?;
+    let empty = shape.area() - b.moves();
+    if empty > MAX_SEARCH_EMPTY {
+        return Err(bad(format!(
+            "the position has {empty} empty cells; columns are scored here only with at most \
+             {MAX_SEARCH_EMPTY} empty cells (the command `tomek fourow explain` has no limit)"
+        )));
+    }
+    let verdict = if shape == Shape::STANDARD {
+        let cols: Vec<u8> = moves.bytes().map(|c| c - b'1').collect();
+        fourow::judge(&cols).verdict
+    } else {
+        b.verdict()
+    };
+    let Ok(permit) = shared.search.clone().try_acquire_owned() else {
+        return Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "another search is running; try again in a moment".into(),
+        ));
+    };
+    // The search holds the permit until it ends, even when its request has given up, so at
+    // most one search runs at a time.
+    let search = tokio::task::spawn_blocking(move || {
+        let a = perfect::analyze(b, 1, SEARCH_TABLE, &|_, _| {});
+        drop(permit);
+        a
+    });
+    let a = match tokio::time::timeout(SEARCH_TIMEOUT, search).await {
+        Ok(Ok(a)) => a,
+        Ok(Err(e)) => return Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
+        Err(_) => {
+            return Err(ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the search took longer than {} s", SEARCH_TIMEOUT.as_secs()),
+            ));
+        }
+    };
+    let area = shape.area();
+    let digits: String = a
+        .variation
+        .iter()
+        .filter_map(|&c| char::from_digit(c + 1, 10))
+        .collect();
+    let doc = serde_json::json!({
+        "position": moves,
+        "columns": shape.cols(),
+        "rows": shape.rows(),
+        "verdict": verdict.sentence(),
+        "to_move": player_word(b.to_move()),
+        "score": a.score,
+        "outcome": a.score.outcome(),
+        "distance": a.score.distance(b.moves(), area),
+        "moves": a.moves.iter().map(|&(c, s)| serde_json::json!({
+            "column": c + 1,
+            "score": s,
+            "outcome": s.outcome(),
+            "distance": s.distance(b.moves(), area),
+        })).collect::<Vec<_>>(),
+        "variation": digits,
+    });
+    Ok(ok(pretty(&doc)?))
+}
