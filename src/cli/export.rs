@@ -28,7 +28,10 @@ pub struct Args {
 fn parse_column(s: &str) -> Result<Column, String> {
     Column::from_name(s.trim()).ok_or_else(|| {
         let names: Vec<&str> = Column::ALL.iter().map(|c| c.name()).collect();
-        format!("`{s}` is not a column; the columns are {}", names.join(", "))
+        format!(
+            "`{s}` is not a column; the columns are {}",
+            names.join(", ")
+        )
     })
 }
 
@@ -51,7 +54,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Format::Csv | Format::Table => {
             let mut t = Table::new(["partition", "rows", "bytes"]);
             for (name, rows, bytes) in &done.parts {
-                t.push([name.clone(), grouped(*rows as u128), grouped(*bytes as u128)]);
+                t.push([
+                    name.clone(),
+                    grouped(*rows as u128),
+                    grouped(*bytes as u128),
+                ]);
             }
             t.push([
                 "total".to_string(),

@@ -227,7 +227,6 @@ fn check_target(dir: &Path, force: bool) -> Result<Existing, PackageError> {
     Ok(Existing::Replace)
 }
 
-
 /// A YAML double-quoted string (the values written here are plain text).
 pub fn yaml_string(s: &str) -> String {
     let mut out = String::from("\"");

@@ -25,9 +25,7 @@ pub const FILE_NAME: &str = "boards.parquet";
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// The target holds something else than an export.
-    #[error(
-        "{0} exists and is not an export (only setup=… directories); refusing to replace it"
-    )]
+    #[error("{0} exists and is not an export (only setup=… directories); refusing to replace it")]
     NotAnExport(PathBuf),
     /// The target is an export and replacing was not asked for.
     #[error("{0} exists; use --force to replace it")]
@@ -135,11 +133,12 @@ pub fn export(
             };
             fs::create_dir(&part).map_err(io_at(&part))?;
             let file = fs::File::create(&path).map_err(io_at(&path))?;
-            let mut writer =
-                ArrowWriter::try_new(io::BufWriter::with_capacity(1 << 20, file), schema.clone(), {
-                    Some(parquet_properties())
-                })
-                .map_err(|e| encode(&e))?;
+            let mut writer = ArrowWriter::try_new(
+                io::BufWriter::with_capacity(1 << 20, file),
+                schema.clone(),
+                { Some(parquet_properties()) },
+            )
+            .map_err(|e| encode(&e))?;
             let mut rows = 0u64;
             for chunk in spec.setup(t) {
                 rows += chunk.len as u64;

@@ -66,9 +66,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits {
-            memory: 4 << 30,
-        }
+        Limits { memory: 4 << 30 }
     }
 }
 

@@ -107,7 +107,9 @@ pub fn json(rows: &mut Rows<'_>, mut out: impl Write) -> Result<u64, WriteError>
 /// shrinks the repetitive board texts several times at little cost.
 pub fn parquet_properties() -> WriterProperties {
     WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).expect("a valid level")))
+        .set_compression(Compression::ZSTD(
+            ZstdLevel::try_new(1).expect("a valid level"),
+        ))
         .set_created_by(format!("tomek {}", env!("CARGO_PKG_VERSION")))
         .build()
 }

@@ -254,12 +254,7 @@ impl TableProvider for BoardsTable {
             Arc::new(datafusion::physical_plan::empty::EmptyExec::new(schema))
         } else {
             Arc::new(StreamingTableExec::try_new(
-                schema,
-                partitions,
-                None,
-                None,
-                false,
-                None,
+                schema, partitions, None, None, false, None,
             )?)
         };
         Ok(plan)
@@ -328,8 +323,14 @@ impl PartitionStream for SetupPartition {
 
 /// The columns of the `setups` table, with their meanings.
 pub const SETUP_COLUMNS: [(&str, &str); 7] = [
-    ("setup", "the setup's name as `stats` prints it: 'none' or the square of the T"),
-    ("t_square", "the square of the T, 0-15 row by row; null without a T"),
+    (
+        "setup",
+        "the setup's name as `stats` prints it: 'none' or the square of the T",
+    ),
+    (
+        "t_square",
+        "the square of the T, 0-15 row by row; null without a T",
+    ),
     ("boards", "reachable boards"),
     ("x_won", "reachable boards that X has won"),
     ("o_won", "reachable boards that O has won"),
@@ -437,9 +438,11 @@ impl PartitionStream for SetupsPartition {
                 Arc::new(StringArray::from_iter_values(
                     counts.iter().map(|&(t, _)| setup_name(t)),
                 )),
-                Arc::new(Int32Array::from_iter(counts.iter().map(|&(t, _)| {
-                    (t != 0).then(|| t.trailing_zeros() as i32)
-                }))),
+                Arc::new(Int32Array::from_iter(
+                    counts
+                        .iter()
+                        .map(|&(t, _)| (t != 0).then(|| t.trailing_zeros() as i32)),
+                )),
                 long(&|c| c.total()),
                 long(&|c| c.x_won),
                 long(&|c| c.o_won),

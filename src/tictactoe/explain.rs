@@ -525,13 +525,19 @@ fn open_value(g: &Geometry, c: Board, mover: Player, index: &PlyIndex, next: &[u
 
 /// The orbit of `b` under `group`.
 pub fn orbit(b: Board, group: &[symmetry::Perm]) -> Orbit {
-    let mut images: Vec<String> = group.iter().map(|p| p.board(b).to_line()).collect();
+    let mut images: Vec<(String, Board)> = group
+        .iter()
+        .map(|p| {
+            let c = p.board(b);
+            (c.to_line(), c)
+        })
+        .collect();
     images.sort_unstable();
     images.dedup();
     Orbit {
         group_order: group.len(),
         size: images.len(),
-        smallest: Board::from_symbols(images[0].as_bytes()).expect("an image is a board"),
+        smallest: images.first().map_or(b, |i| i.1),
     }
 }
 

@@ -425,7 +425,8 @@ impl TableSpec {
                             let (_, s) = g.play(board, mover, square);
                             let (cv, cb) = if s == Status::Open {
                                 let child = insert_bit(p, under[square as usize], mover_bit);
-                                let c = child_base[square as usize] + colex_rank(child as u16) as usize;
+                                let c =
+                                    child_base[square as usize] + colex_rank(child as u16) as usize;
                                 (Value::from_code(nv[c]), if games { nb[c] } else { [0; 3] })
                             } else {
                                 finished(s)
@@ -599,9 +600,11 @@ impl TableSpec {
                         .collect(),
                 ),
                 Column::Status => Data::Word(rows.iter().map(|r| r.status.index() as i8).collect()),
-                Column::Winner => {
-                    Data::Word(rows.iter().map(|r| winner(r).map_or(-1, |p| p as i8)).collect())
-                }
+                Column::Winner => Data::Word(
+                    rows.iter()
+                        .map(|r| winner(r).map_or(-1, |p| p as i8))
+                        .collect(),
+                ),
                 Column::WinLines => {
                     int(&|r| winning_lines(r).map_or(0, |lines| lines.count() as i32))
                 }
@@ -689,12 +692,14 @@ mod tests {
                         .chunks(*width)
                         .map(|b| String::from_utf8(b.to_vec()).unwrap()),
                 ),
-                Data::Int { values, valid } => out.extend(values.iter().enumerate().map(|(i, v)| {
-                    match valid.as_ref().is_some_and(|ok| !ok[i]) {
-                        true => "null".to_string(),
-                        false => v.to_string(),
-                    }
-                })),
+                Data::Int { values, valid } => {
+                    out.extend(values.iter().enumerate().map(|(i, v)| {
+                        match valid.as_ref().is_some_and(|ok| !ok[i]) {
+                            true => "null".to_string(),
+                            false => v.to_string(),
+                        }
+                    }))
+                }
                 Data::Long(v) => out.extend(v.iter().map(|v| v.to_string())),
                 Data::Bool(v) => out.extend(v.iter().map(|v| v.to_string())),
                 Data::Word(v) => out.extend(v.iter().map(|v| v.to_string())),
@@ -721,7 +726,8 @@ mod tests {
         assert_eq!(cell(&chunks, 11)[empty], "9");
         // The light columns come out the same from the walk.
         let light = TableSpec::new(&g, &[Column::Board, Column::Orders]).setup(0);
-        let mut a: Vec<(String, String)> = cell(&light, 0).into_iter().zip(cell(&light, 1)).collect();
+        let mut a: Vec<(String, String)> =
+            cell(&light, 0).into_iter().zip(cell(&light, 1)).collect();
         let mut b: Vec<(String, String)> = boards.iter().cloned().zip(cell(&chunks, 12)).collect();
         a.sort();
         b.sort();
@@ -757,15 +763,20 @@ mod tests {
     #[test]
     fn counted_columns_match_the_walked_rows() {
         let g = Geometry::tomek();
-        let cols = [Column::Ply, Column::Status, Column::ToMove, Column::XStones, Column::Winner];
+        let cols = [
+            Column::Ply,
+            Column::Status,
+            Column::ToMove,
+            Column::XStones,
+            Column::Winner,
+        ];
         let counted = TableSpec::new(g, &cols).setup(1 << 9);
         let mut with_board = vec![Column::Board];
         with_board.extend(cols);
         let walked = TableSpec::new(g, &with_board).setup(1 << 9);
         let rows = |chunks: &[Chunk], from: usize| {
-            let mut v: Vec<Vec<String>> = (from..from + cols.len())
-                .map(|k| cell(chunks, k))
-                .collect();
+            let mut v: Vec<Vec<String>> =
+                (from..from + cols.len()).map(|k| cell(chunks, k)).collect();
             let mut out: Vec<Vec<String>> = (0..v[0].len())
                 .map(|i| v.iter_mut().map(|c| std::mem::take(&mut c[i])).collect())
                 .collect();

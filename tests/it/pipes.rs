@@ -31,12 +31,25 @@ const PRINTING: &[&[&str]] = &[
     &["completions", "bash"],
     &["query", "--schema"],
     &[
-        "query", "--setup", "none", "--format", "csv", "SELECT board FROM boards",
+        "query",
+        "--setup",
+        "none",
+        "--format",
+        "csv",
+        "SELECT board FROM boards",
     ],
     &[
-        "query", "--setup", "none", "--format", "json", "SELECT board FROM boards",
+        "query",
+        "--setup",
+        "none",
+        "--format",
+        "json",
+        "SELECT board FROM boards",
     ],
-    &["query", "SELECT status, count(*) FROM boards GROUP BY status"],
+    &[
+        "query",
+        "SELECT status, count(*) FROM boards GROUP BY status",
+    ],
 ];
 
 #[test]
