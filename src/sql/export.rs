@@ -136,7 +136,7 @@ pub fn export(
             let mut writer = ArrowWriter::try_new(
                 io::BufWriter::with_capacity(1 << 20, file),
                 schema.clone(),
-                { Some(parquet_properties()) },
+                Some(parquet_properties()),
             )
             .map_err(|e| encode(&e))?;
             let mut rows = 0u64;
