@@ -9,6 +9,7 @@
 
 pub mod export;
 pub mod output;
+pub mod runs;
 pub mod tables;
 
 use crate::tictactoe::rules::Geometry;
@@ -115,6 +116,7 @@ impl Session {
             .with_target_partitions(threads)
             .with_information_schema(true);
         let ctx = SessionContext::new_with_config_rt(config, env);
+        ctx.add_optimizer_rule(Arc::new(runs::RunsRule));
         ctx.register_table("boards", Arc::new(tables::BoardsTable::new(g, setups)))?;
         ctx.register_table("setups", Arc::new(tables::SetupsTable::new(g, setups)))?;
         Ok(Session { runtime, ctx })

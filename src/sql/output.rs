@@ -9,6 +9,7 @@ use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
 use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::parquet::basic::{Compression, ZstdLevel};
 use datafusion::parquet::file::properties::WriterProperties;
+use datafusion::parquet::schema::types::ColumnPath;
 use std::io::Write;
 use std::path::Path;
 
@@ -104,14 +105,27 @@ pub fn json(rows: &mut Rows<'_>, mut out: impl Write) -> Result<u64, WriteError>
 }
 
 /// The writer settings of every Parquet file tomek writes: zstd at its fastest level, which
-/// shrinks the repetitive board texts several times at little cost.
+/// shrinks the repetitive board texts several times at little cost. Columns whose values are
+/// nearly all distinct (boards, orbits, move orders and game counts) skip the dictionary
+/// encoding, which would only fill a dictionary to throw it away.
 pub fn parquet_properties() -> WriterProperties {
-    WriterProperties::builder()
+    let mut builder = WriterProperties::builder()
         .set_compression(Compression::ZSTD(
             ZstdLevel::try_new(1).expect("a valid level"),
         ))
-        .set_created_by(format!("tomek {}", env!("CARGO_PKG_VERSION")))
-        .build()
+        .set_created_by(format!("tomek {}", env!("CARGO_PKG_VERSION")));
+    for column in [
+        "board",
+        "orbit",
+        "orbit_dihedral",
+        "orders",
+        "games_x",
+        "games_o",
+        "games_draw",
+    ] {
+        builder = builder.set_column_dictionary_enabled(ColumnPath::from(column), false);
+    }
+    builder.build()
 }
 
 /// Every row into a Parquet file, replaced atomically; returns the number of rows.

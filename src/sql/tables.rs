@@ -2,6 +2,7 @@
 //! columns the query reads, one partition per setup.
 
 use crate::outcome::ByStatus;
+use crate::sql::runs::WEIGHT;
 use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::space::count_setup;
 use crate::tictactoe::stats::setup_name;
@@ -96,13 +97,40 @@ pub fn batch(schema: &SchemaRef, columns: &[Column], chunk: Chunk) -> Result<Rec
     )?)
 }
 
+/// A chunk of runs as a record batch of `schema`: the chunk's columns, then the weights.
+fn weighted_batch(
+    schema: &SchemaRef,
+    columns: &[Column],
+    chunk: Chunk,
+    weights: Vec<u64>,
+) -> Result<RecordBatch> {
+    let mut arrays = columns
+        .iter()
+        .zip(chunk.columns)
+        .map(|(&c, d)| array(c, d))
+        .collect::<Result<Vec<_>>>()?;
+    arrays.push(Arc::new(Int64Array::from_iter_values(
+        weights.into_iter().map(|w| w as i64),
+    )));
+    Ok(RecordBatch::try_new_with_options(
+        schema.clone(),
+        arrays,
+        &RecordBatchOptions::new().with_row_count(Some(chunk.len)),
+    )?)
+}
+
 /// The `boards` table: every reachable board of the selected setups.
+///
+/// The same table can also be read as runs ([`super::runs`]): one row per setup, ply and
+/// status, with a last column [`WEIGHT`] holding how many boards it stands for. Only columns
+/// that counts describe can be read that way.
 #[derive(Debug)]
 pub struct BoardsTable {
     geometry: Geometry,
     setups: Vec<u16>,
     /// Setups computed at once: each holds its rows in memory until they are read.
     permits: Arc<Semaphore>,
+    runs: bool,
 }
 
 impl BoardsTable {
@@ -112,7 +140,23 @@ impl BoardsTable {
             geometry: g.clone(),
             setups: setups.to_vec(),
             permits: Arc::new(Semaphore::new(rayon::current_num_threads().max(1))),
+            runs: false,
         }
+    }
+
+    /// The same table read as runs of equal rows.
+    pub fn of_runs(&self) -> BoardsTable {
+        BoardsTable {
+            geometry: self.geometry.clone(),
+            setups: self.setups.clone(),
+            permits: self.permits.clone(),
+            runs: true,
+        }
+    }
+
+    /// Whether the table is read as runs.
+    pub fn runs(&self) -> bool {
+        self.runs
     }
 }
 
@@ -192,7 +236,12 @@ fn allowed_setups(e: &Expr, t_squares: &[Option<i64>]) -> Option<Vec<bool>> {
 #[async_trait]
 impl TableProvider for BoardsTable {
     fn schema(&self) -> SchemaRef {
-        boards_schema(&Column::ALL)
+        let schema = boards_schema(&Column::ALL);
+        if self.runs {
+            with_weight(&schema)
+        } else {
+            schema
+        }
     }
 
     fn table_type(&self) -> TableType {
@@ -221,10 +270,22 @@ impl TableProvider for BoardsTable {
         filters: &[Expr],
         _limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let columns: Vec<Column> = match projection {
-            Some(p) => p.iter().map(|&i| Column::ALL[i]).collect(),
-            None => Column::ALL.to_vec(),
+        let all = Column::ALL.len();
+        let (columns, weighted): (Vec<Column>, bool) = match projection {
+            Some(p) => (
+                p.iter()
+                    .filter(|&&i| i < all)
+                    .map(|&i| Column::ALL[i])
+                    .collect(),
+                p.contains(&all),
+            ),
+            None => (Column::ALL.to_vec(), self.runs),
         };
+        if weighted && projection.is_some_and(|p| p.last() != Some(&all)) {
+            return Err(DataFusionError::Internal(format!(
+                "{WEIGHT} must come last in a scan of runs"
+            )));
+        }
         let t_squares = t_squares(&self.setups);
         let mut keep = vec![true; self.setups.len()];
         for f in filters {
@@ -234,7 +295,10 @@ impl TableProvider for BoardsTable {
                 }
             }
         }
-        let schema = boards_schema(&columns);
+        let mut schema = boards_schema(&columns);
+        if weighted {
+            schema = with_weight(&schema);
+        }
         let spec = Arc::new(TableSpec::new(&self.geometry, &columns));
         let partitions: Vec<Arc<dyn PartitionStream>> = self
             .setups
@@ -247,6 +311,8 @@ impl TableProvider for BoardsTable {
                     schema: schema.clone(),
                     t,
                     permits: self.permits.clone(),
+                    runs: self.runs,
+                    weighted,
                 }) as Arc<dyn PartitionStream>
             })
             .collect();
@@ -259,6 +325,13 @@ impl TableProvider for BoardsTable {
         };
         Ok(plan)
     }
+}
+
+/// `schema` with the weight column of runs added last.
+fn with_weight(schema: &SchemaRef) -> SchemaRef {
+    let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+    fields.push(Field::new(WEIGHT, DataType::Int64, false));
+    Arc::new(Schema::new(fields))
 }
 
 /// The `t_square` of each setup.
@@ -276,6 +349,10 @@ struct SetupPartition {
     schema: SchemaRef,
     t: u16,
     permits: Arc<Semaphore>,
+    /// One row per run of equal rows instead of one per board.
+    runs: bool,
+    /// Whether the run lengths are read (as the last column).
+    weighted: bool,
 }
 
 impl std::fmt::Debug for SetupPartition {
@@ -290,11 +367,12 @@ impl PartitionStream for SetupPartition {
     }
 
     fn execute(&self, _ctx: Arc<TaskContext>) -> SendableRecordBatchStream {
-        let (spec, schema, t, permits) = (
+        let (spec, schema, t, permits, runs) = (
             self.spec.clone(),
             self.schema.clone(),
             self.t,
             self.permits.clone(),
+            self.runs,
         );
         let out = schema.clone();
         let chunks = futures::stream::once(async move {
@@ -302,16 +380,27 @@ impl PartitionStream for SetupPartition {
                 .acquire_owned()
                 .await
                 .map_err(|e| DataFusionError::External(Box::new(e)))?;
-            tokio::task::spawn_blocking(move || spec.setup(t))
-                .await
-                .map_err(|e| DataFusionError::External(Box::new(e)))
+            tokio::task::spawn_blocking(move || {
+                if runs {
+                    let (chunk, weights) = spec.runs(t);
+                    vec![(chunk, Some(weights))]
+                } else {
+                    spec.setup(t).into_iter().map(|c| (c, None)).collect()
+                }
+            })
+            .await
+            .map_err(|e| DataFusionError::External(Box::new(e)))
         });
         let columns = self.spec.columns().to_vec();
-        let batches = chunks.flat_map(move |r: Result<Vec<Chunk>>| {
+        let weighted = self.weighted;
+        let batches = chunks.flat_map(move |r: Result<Vec<(Chunk, Option<Vec<u64>>)>>| {
             let items: Vec<Result<RecordBatch>> = match r {
                 Ok(chunks) => chunks
                     .into_iter()
-                    .map(|c| batch(&schema, &columns, c))
+                    .map(|(c, weights)| match weights.filter(|_| weighted) {
+                        Some(w) => weighted_batch(&schema, &columns, c, w),
+                        None => batch(&schema, &columns, c),
+                    })
                     .collect(),
                 Err(e) => vec![Err(e)],
             };

@@ -105,6 +105,51 @@ impl Value {
         }
     }
 
+    /// [`Value::rank`] as one byte, never 0, so that the best of several values is their
+    /// largest key: wins from 119 (in 1 ply) down, a draw 50, losses from 17 plies down to 0.
+    pub(crate) const fn key(self) -> u8 {
+        match self.outcome {
+            Outcome::Win => 120 - self.distance as u8,
+            Outcome::Draw => 50,
+            Outcome::Loss => 1 + self.distance as u8,
+        }
+    }
+
+    /// The value of a [`Value::key`] on a board with `empty` empty squares: a drawn game
+    /// ends on a full board, so a draw's distance is the empty squares.
+    pub(crate) const fn from_key(k: u8, empty: u32) -> Value {
+        match k {
+            0..=49 => Value {
+                outcome: Outcome::Loss,
+                distance: k as u32 - 1,
+            },
+            50 => Value {
+                outcome: Outcome::Draw,
+                distance: empty,
+            },
+            _ => Value {
+                outcome: Outcome::Win,
+                distance: 120 - k as u32,
+            },
+        }
+    }
+
+    /// [`Value::after_move`] on keys: `AFTER_MOVE[key of a child]` is the key of the move
+    /// to it, seen by its mover.
+    pub(crate) const AFTER_MOVE: [u8; 128] = {
+        let mut t = [0u8; 128];
+        let mut k = 1;
+        while k < 120 {
+            t[k] = match k {
+                1..=49 => 119 - (k as u8 - 1),
+                50 => 50,
+                _ => 2 + (120 - k as u8),
+            };
+            k += 1;
+        }
+        t
+    };
+
     /// The value of a finished board for its side to move.
     fn finished(s: Status) -> Value {
         Value {

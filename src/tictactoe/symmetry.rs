@@ -224,10 +224,15 @@ pub fn canonical(b: Board, group: &[Perm]) -> Board {
 ///
 /// A board becomes a number with two bits a square and the first square highest, so numbers
 /// compare as texts do. A permutation moves whole two-bit fields, four squares to a byte, so it
-/// acts on that number through four byte tables: four look-ups an image.
+/// acts on that number through four byte tables.
 pub struct TextOrder {
-    /// Per permutation, per byte of the number: the image of that byte's four squares.
-    tables: Vec<[[u32; 256]; 4]>,
+    /// Per byte of the number, per value of that byte, per permutation: the image of that
+    /// byte's four squares. The images of one byte value lie side by side, so the images of a
+    /// board under every permutation are four rows OR-ed lane by lane, which vectorises.
+    images: Vec<u32>,
+    /// Permutations, rounded up to a whole number of vector lanes; the padding lanes hold
+    /// `u32::MAX`, which never wins.
+    stride: usize,
     /// The squares of a byte of a mask spread to two-bit fields worth 1 (low byte, high byte).
     spread: [[u32; 256]; 2],
     cells: u32,
@@ -247,27 +252,27 @@ impl TextOrder {
                 }
             }
         }
-        let tables = group
-            .iter()
-            .map(|p| {
-                let mut t = [[0u32; 256]; 4];
-                for (k, table) in t.iter_mut().enumerate() {
-                    for (v, entry) in table.iter_mut().enumerate() {
-                        for j in 0..4 {
-                            // Bits 8k + 2j of the number hold square 15 - 4k - j.
-                            let square = 15 - 4 * k - j;
-                            let symbol = (v >> (2 * j) & 3) as u32;
-                            if symbol != 0 && square < p.image.len() {
-                                *entry |= symbol << field(p.image[square] as usize);
-                            }
+        let stride = group.len().div_ceil(8) * 8;
+        let mut images = vec![0u32; 4 * 256 * stride];
+        for k in 0..4 {
+            for v in 0..256 {
+                let row = &mut images[(k * 256 + v) * stride..][..stride];
+                for (i, p) in group.iter().enumerate() {
+                    for j in 0..4 {
+                        // Bits 8k + 2j of the number hold square 15 - 4k - j.
+                        let square = 15 - 4 * k - j;
+                        let symbol = (v >> (2 * j) & 3) as u32;
+                        if symbol != 0 && square < p.image.len() {
+                            row[i] |= symbol << field(p.image[square] as usize);
                         }
                     }
                 }
-                t
-            })
-            .collect();
+                row[group.len()..].fill(u32::MAX);
+            }
+        }
         TextOrder {
-            tables,
+            images,
+            stride,
             spread,
             cells: g.cells(),
         }
@@ -287,12 +292,17 @@ impl TextOrder {
     #[inline]
     pub fn smallest_code(&self, b: Board) -> u32 {
         let c = self.code(b);
-        let bytes = c.to_le_bytes().map(usize::from);
-        self.tables
-            .iter()
-            .map(|t| t[0][bytes[0]] | t[1][bytes[1]] | t[2][bytes[2]] | t[3][bytes[3]])
-            .min()
-            .unwrap_or(c)
+        if self.stride == 0 {
+            return c;
+        }
+        let n = self.stride;
+        let row = |k: usize| &self.images[(k * 256 + (c >> (8 * k) & 0xFF) as usize) * n..][..n];
+        let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+        let mut best = u32::MAX;
+        for i in 0..n {
+            best = best.min(r0[i] | r1[i] | r2[i] | r3[i]);
+        }
+        best
     }
 
     /// Writes the text of a board number, one symbol a square, into `out`.

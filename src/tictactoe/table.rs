@@ -363,6 +363,26 @@ impl TableSpec {
         }
     }
 
+    /// The rows of setup `t` as runs of equal rows: one row per ply and status, and how many
+    /// boards each stands for. Only for columns that counts describe
+    /// ([`Column::from_counts`]).
+    pub fn runs(&self, t: u16) -> (Chunk, Vec<u64>) {
+        assert!(
+            self.columns.iter().all(|c| c.from_counts()),
+            "runs only hold columns that counts describe"
+        );
+        let counts = count_setup(&self.geometry, t);
+        let mut runs = Vec::new();
+        let mut weights = Vec::new();
+        for (ply, c) in counts.iter().enumerate() {
+            for (status, &n) in c.iter().filter(|&(_, &n)| n > 0) {
+                runs.push((ply as u32, status, 1));
+                weights.push(n);
+            }
+        }
+        (self.counted_chunk(t, &runs), weights)
+    }
+
     /// Every row of setup `t` with perfect play, ply by ply and in slot order within a ply.
     ///
     /// From the last ply down, each open board's value is the best of its moves' and its games
@@ -388,6 +408,8 @@ impl TableSpec {
             let child_index = space.plies.get(ply + 1).map_or(&empty_index, |m| &m.index);
             let mover = if ply % 2 == 0 { Player::X } else { Player::O };
             let mover_bit = (mover == Player::X) as u32;
+            // The one game a winning move ends, by outcome (X won, O won, draw).
+            let won_by_mover = finished(Status::won_by(mover)).1;
             let open = memo.counts().open > 0;
             let slots = if open { memo.index.len() } else { 0 };
             value.resize(slots, 0);
@@ -415,33 +437,45 @@ impl TableSpec {
                             last_taken = Some(taken);
                             child_index.child_bases(taken, &mut under, &mut child_base);
                         }
-                        let p = pattern as u32;
-                        let mut best: Option<Value> = None;
-                        let mut sum = [0u64; 3];
-                        let mut empty = g.full() & !board.filled();
-                        while empty != 0 {
-                            let square = empty.trailing_zeros();
-                            empty &= empty - 1;
-                            let (_, s) = g.play(board, mover, square);
-                            let (cv, cb) = if s == Status::Open {
-                                let child = insert_bit(p, under[square as usize], mover_bit);
-                                let c =
-                                    child_base[square as usize] + colex_rank(child as u16) as usize;
-                                (Value::from_code(nv[c]), if games { nb[c] } else { [0; 3] })
+                        let empty = g.full() & !board.filled();
+                        // A move completing a line wins at once; the last square, if it does
+                        // not, fills the board; every other move leaves an open board, whose
+                        // value and games are in the next ply's tables. Values are kept as
+                        // keys ([`Value::key`]): the best move is the largest, found without
+                        // a branch on the child's value.
+                        let winning = g.completing(board.counting_for(mover)) & empty;
+                        let (key, sum) = if winning != 0 && !games {
+                            (WIN_NOW, [0; 3])
+                        } else if empty & (empty - 1) == 0 {
+                            if winning != 0 {
+                                (WIN_NOW, won_by_mover)
                             } else {
-                                finished(s)
-                            };
-                            let v = Value::after_move(cv);
-                            if best.is_none_or(|w| v.rank() > w.rank()) {
-                                best = Some(v);
+                                (DRAW_NOW, [0, 0, 1])
                             }
-                            for k in 0..3 {
-                                sum[k] += cb[k];
+                        } else {
+                            let p = pattern as u32;
+                            let mut best = if winning != 0 { WIN_NOW } else { 0 };
+                            let wins = winning.count_ones() as u64;
+                            let mut sum = won_by_mover.map(|w| w * wins);
+                            let mut rest = empty & !winning;
+                            while rest != 0 {
+                                let square = rest.trailing_zeros() as usize;
+                                rest &= rest - 1;
+                                let child = insert_bit(p, under[square], mover_bit);
+                                let c = child_base[square] + colex_rank(child as u16) as usize;
+                                best = best.max(Value::AFTER_MOVE[nv[c] as usize & 127]);
+                                if games {
+                                    let cb = nb[c];
+                                    for k in 0..3 {
+                                        sum[k] += cb[k];
+                                    }
+                                }
                             }
-                        }
-                        let v = best.expect("an open board has an empty square");
+                            (best, sum)
+                        };
+                        let v = Value::from_key(key, empty.count_ones());
                         let local = slot - task * TASK_SLOTS;
-                        value[local] = v.code();
+                        value[local] = key;
                         if games {
                             below[local] = sum;
                         }
@@ -572,10 +606,24 @@ impl TableSpec {
             }
             Data::Text { width, bytes }
         };
+        // The move orders reaching each row, shared by the orders and games columns.
+        let orders: Vec<u64> = if self.columns.iter().any(|c| {
+            matches!(
+                c,
+                Column::Orders | Column::GamesX | Column::GamesO | Column::GamesDraw
+            )
+        }) {
+            rows.iter()
+                .map(|r| sequences(g, start, r.board, r.status))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let games = |k: usize| {
             Data::Long(
                 rows.iter()
-                    .map(|r| (sequences(g, start, r.board, r.status) * r.below[k]) as i64)
+                    .zip(&orders)
+                    .map(|(r, &n)| (n * r.below[k]) as i64)
                     .collect(),
             )
         };
@@ -615,11 +663,7 @@ impl TableSpec {
                 ),
                 Column::Value => Data::Word(rows.iter().map(|r| r.value.outcome as i8).collect()),
                 Column::Distance => int(&|r| r.value.distance as i32),
-                Column::Orders => Data::Long(
-                    rows.iter()
-                        .map(|r| sequences(g, start, r.board, r.status) as i64)
-                        .collect(),
-                ),
+                Column::Orders => Data::Long(orders.iter().map(|&n| n as i64).collect()),
                 Column::GamesX => games(Status::XWon.index()),
                 Column::GamesO => games(Status::OWon.index()),
                 Column::GamesDraw => games(Status::Draw.index()),
@@ -654,6 +698,20 @@ fn finished(status: Status) -> (Value, [u64; 3]) {
         below,
     )
 }
+
+/// The key of a move that wins at once, seen by its mover.
+const WIN_NOW: u8 = Value {
+    outcome: Outcome::Win,
+    distance: 1,
+}
+.key();
+
+/// The key of a move that fills the board without a line, seen by its mover.
+const DRAW_NOW: u8 = Value {
+    outcome: Outcome::Draw,
+    distance: 1,
+}
+.key();
 
 /// The value of rows whose perfect play was not asked for.
 const UNSOLVED: Value = Value {

@@ -178,6 +178,51 @@ fn rows_agree_with_explain() {
     }
 }
 
+/// Aggregates over columns that counts describe are answered from runs of equal rows; the
+/// same aggregates over a table that also reads `board` go row by row. Both must agree, and
+/// the plans must show that each went its own way.
+#[test]
+fn aggregates_over_runs_equal_aggregates_over_rows() {
+    let by_rows = "(SELECT * FROM boards WHERE board <> 'none') AS boards";
+    let queries = [
+        "SELECT count(*) FROM {T} WHERE status = 'Draw'",
+        "SELECT status, ply, count(*), sum(x_stones), min(o_stones), max(t_square), \
+         count(to_move), count(winner), count(DISTINCT ply), sum(DISTINCT ply) \
+         FROM {T} GROUP BY status, ply",
+        "SELECT count(*), count(1), sum(ply), min(ply) FROM {T} WHERE t_square IS NULL AND ply > 20",
+        "SELECT to_move, count(*) FROM (SELECT * FROM {T} WHERE ply % 3 = 1) AS x GROUP BY to_move",
+        "SELECT winner, sum(ply * 2 + 1), count(t_square) FROM {T} GROUP BY winner",
+        "SELECT t_square, count(*) FROM {T} WHERE t_square IN (0, 5) OR t_square IS NULL \
+         GROUP BY t_square",
+    ];
+    for geometry in [
+        &["--setup", "none,0,5"][..],
+        &["--rows", "3", "--cols", "3", "--line", "3", "--no-joker"],
+    ] {
+        for q in queries {
+            let run = |table: &str| {
+                let mut args = geometry.to_vec();
+                let sql = q.replace("{T}", table);
+                args.push(&sql);
+                let mut rows = rows(&args);
+                rows.sort();
+                let mut explain = geometry.to_vec();
+                let plan = format!("EXPLAIN {sql}");
+                explain.push(&plan);
+                let explain =
+                    stdout_of(&[&["query", "--quiet", "--format", "csv"][..], &explain].concat());
+                (rows, explain.contains("__tomek_run_length"))
+            };
+            let (fast, on_runs) = run("boards");
+            let (slow, slow_on_runs) = run(by_rows);
+            assert!(on_runs, "{q} should be answered from runs");
+            assert!(!slow_on_runs, "{q} over rows should go row by row");
+            assert!(!fast.is_empty(), "{q}");
+            assert_eq!(fast, slow, "{q} on {geometry:?}");
+        }
+    }
+}
+
 #[test]
 fn classic_tic_tac_toe_by_status() {
     let out = stdout_of(&[
