@@ -105,24 +105,16 @@ pub fn json(rows: &mut Rows<'_>, mut out: impl Write) -> Result<u64, WriteError>
 }
 
 /// The writer settings of every Parquet file tomek writes: zstd at its fastest level, which
-/// shrinks the repetitive board texts several times at little cost. Columns whose values are
-/// nearly all distinct (boards, orbits, move orders and game counts) skip the dictionary
-/// encoding, which would only fill a dictionary to throw it away.
+/// shrinks the repetitive board texts several times at little cost. The board texts, nearly
+/// all distinct, skip the dictionary encoding, which would only fill a dictionary to throw it
+/// away; counts keep it, since few of their values are distinct.
 pub fn parquet_properties() -> WriterProperties {
     let mut builder = WriterProperties::builder()
         .set_compression(Compression::ZSTD(
             ZstdLevel::try_new(1).expect("a valid level"),
         ))
         .set_created_by(format!("tomek {}", env!("CARGO_PKG_VERSION")));
-    for column in [
-        "board",
-        "orbit",
-        "orbit_dihedral",
-        "orders",
-        "games_x",
-        "games_o",
-        "games_draw",
-    ] {
+    for column in ["board", "orbit", "orbit_dihedral"] {
         builder = builder.set_column_dictionary_enabled(ColumnPath::from(column), false);
     }
     builder.build()

@@ -417,7 +417,17 @@ pub fn reasons(g: &Geometry, b: Board) -> Vec<Unreachable> {
 
 /// `n!` for `n ≤ 16`.
 fn factorial(n: u32) -> u64 {
-    (1..=n as u64).product()
+    /// 0! to 20!, the largest that fits in 64 bits: a board has at most 16 squares.
+    const TABLE: [u64; 21] = {
+        let mut t = [1u64; 21];
+        let mut i = 1;
+        while i < 21 {
+            t[i] = t[i - 1] * i as u64;
+            i += 1;
+        }
+        t
+    };
+    TABLE[n as usize]
 }
 
 /// The move orders that lead from the open board `from` to the finished board `to` (which holds

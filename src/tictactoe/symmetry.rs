@@ -308,9 +308,26 @@ impl TextOrder {
     /// Writes the text of a board number, one symbol a square, into `out`.
     #[inline]
     pub fn write_text(&self, code: u32, out: &mut [u8]) {
-        for (i, o) in out.iter_mut().enumerate().take(self.cells as usize) {
-            *o = b".OTX"[(code >> (2 * (15 - i)) & 3) as usize];
+        /// The four symbols of each byte of a number, first square first.
+        const FOUR: [[u8; 4]; 256] = {
+            let mut t = [[0u8; 4]; 256];
+            let mut v = 0;
+            while v < 256 {
+                let mut j = 0;
+                while j < 4 {
+                    t[v][j] = b".OTX"[(v >> (6 - 2 * j)) & 3];
+                    j += 1;
+                }
+                v += 1;
+            }
+            t
+        };
+        let mut text = [0u8; 16];
+        for (k, four) in text.chunks_exact_mut(4).enumerate() {
+            four.copy_from_slice(&FOUR[(code >> (24 - 8 * k) & 0xFF) as usize]);
         }
+        let n = self.cells as usize;
+        out[..n].copy_from_slice(&text[..n]);
     }
 
     /// The board of a number.
