@@ -23,6 +23,7 @@ use crate::tictactoe::reach::{self, Unreachable};
 use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::space::SetupSpace;
 use crate::tictactoe::stats::setup_name;
+use crate::tictactoe::subtree;
 use crate::tictactoe::symmetry;
 use std::fmt;
 
@@ -106,7 +107,7 @@ impl Value {
     }
 
     /// The value of a finished board for its side to move.
-    fn finished(s: Status) -> Value {
+    pub(crate) fn finished(s: Status) -> Value {
         Value {
             outcome: if s == Status::Draw {
                 Outcome::Draw
@@ -541,6 +542,12 @@ pub fn orbit(b: Board, group: &[symmetry::Perm]) -> Orbit {
     }
 }
 
+/// The symmetries of the lines of the Code Jam board, found once.
+fn tomek_group() -> &'static [symmetry::Perm] {
+    static GROUP: std::sync::OnceLock<Vec<symmetry::Perm>> = std::sync::OnceLock::new();
+    GROUP.get_or_init(|| symmetry::automorphisms(Geometry::tomek()))
+}
+
 /// Everything about one board of the Code Jam game (4×4, four in a row, with the `T`).
 pub fn explain(b: Board) -> Explanation {
     let g = Geometry::tomek();
@@ -560,7 +567,7 @@ pub fn explain(b: Board) -> Explanation {
         let start = Board::empty(b.t);
         let seqs = sequences(g, start, b, status);
         let (value, moves, below) = if status == Status::Open {
-            solve(g, b)
+            subtree::solve(b)
         } else {
             let mut below = [0; 3];
             below[status.index()] = 1;
@@ -586,7 +593,7 @@ pub fn explain(b: Board) -> Explanation {
         status: reached.ok(),
         reasons: why.iter().map(|r| r.to_string()).collect(),
         play,
-        orbit: orbit(b, &symmetry::automorphisms(g)),
+        orbit: orbit(b, tomek_group()),
     }
 }
 

@@ -13,8 +13,9 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OnceCell, Semaphore};
 
@@ -27,9 +28,12 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a Four in a row search may run.
 pub const SEARCH_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// What the handlers share: the statistics once computed, and the search permit.
+/// What the handlers share: the statistics once computed, the position counts of each board
+/// size once computed (at most one per size of at most [`api::MAX_COUNT_CELLS`] cells, a few
+/// KB each), and the search permit.
 pub(crate) struct Shared {
     stats: OnceCell<Arc<String>>,
+    counts: Mutex<HashMap<(u32, u32), Arc<String>>>,
     search: Arc<Semaphore>,
 }
 
@@ -37,6 +41,7 @@ impl Shared {
     fn new() -> Shared {
         Shared {
             stats: OnceCell::new(),
+            counts: Mutex::new(HashMap::new()),
             search: Arc::new(Semaphore::new(1)),
         }
     }
@@ -65,10 +70,30 @@ pub fn router() -> Router {
 
 /// Serves the site on `listener` until `shutdown` completes, then finishes the requests in
 /// flight.
+///
+/// Meanwhile a thread of its own computes the perfect-play tables that Tomek explanations of
+/// the first plies read ([`crate::tictactoe::subtree::prepare`]), saying so on standard error,
+/// so that those clicks are answered from memory too. A request that needs a table not yet
+/// computed waits for it.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("tomek-tables".into())
+        .spawn(|| {
+            let setups = crate::tictactoe::rules::Geometry::tomek().setups().len();
+            eprintln!(
+                "tomek: computing the perfect-play tables of {setups} setups in the background"
+            );
+            let start = std::time::Instant::now();
+            let bytes = crate::tictactoe::subtree::prepare();
+            eprintln!(
+                "tomek: tables ready in {:.1} s ({:.1} MB kept)",
+                start.elapsed().as_secs_f64(),
+                bytes as f64 / 1e6
+            );
+        })?;
     axum::serve(listener, router())
         .with_graceful_shutdown(shutdown)
         .await
