@@ -184,7 +184,7 @@ impl<'g> Frame<'g> {
         let g = self.g;
         let index = PlyIndex::new(self.f, j);
         let child_index = PlyIndex::new(self.f, (j + 1).min(self.f));
-        let mover = if j % 2 == 0 {
+        let mover = if j.is_multiple_of(2) {
             self.first
         } else {
             self.first.other()
@@ -405,6 +405,46 @@ mod tests {
         for text in boards {
             let b = explain::parse_board(text).unwrap();
             assert_eq!(solve(b), explain::solve(g, b), "{text}");
+        }
+    }
+
+    /// Random open boards of every ply up to 12, in several setups, both sides of
+    /// [`KEPT_PLIES`].
+    #[test]
+    fn random_boards_agree_with_the_walk_of_the_setup() {
+        let g = Geometry::tomek();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: u32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as u32
+        };
+        let mut checked = 0;
+        while checked < 26 {
+            let t = [0u16, 1, 1 << 5, 1 << 10, 1 << 15][next(5) as usize];
+            let plies = checked % 13;
+            let mut b = Board::empty(t);
+            let mut open = true;
+            for _ in 0..plies {
+                let empty = g.full() & !b.filled();
+                let mut k = next(empty.count_ones());
+                let mut rest = empty;
+                while k > 0 {
+                    rest &= rest - 1;
+                    k -= 1;
+                }
+                let (c, status) = g.play(b, b.to_move(), rest.trailing_zeros());
+                b = c;
+                open = status == Status::Open;
+                if !open {
+                    break;
+                }
+            }
+            if open {
+                assert_eq!(solve(b), explain::solve(g, b), "{}", b.to_line());
+                checked += 1;
+            }
         }
     }
 }
