@@ -8,16 +8,17 @@
 //! through open boards only. They need no walk: `j` moves after `b`, with `f` empty squares on
 //! `b`, they are the slots of a [`PlyIndex`] on `f` squares (the new stones of the side to move
 //! on `b` in the place of X), less the boards with a line. From the last ply down to `b`'s, each
-//! open board gets its value (one byte a slot, as [`Value::code`]) and the complete games below
+//! open board gets its value (one byte a slot) and the complete games below
 //! it by outcome (the sum over its moves: a finished board counts one game, an open board its
 //! own games below).
 //!
 //! A board with at most 9 empty squares has at most 6,046 slots below it, a pass of a few tenths
 //! of a millisecond. Boards of the first [`KEPT_PLIES`] plies are answered from tables of their
-//! setup: one pass from the empty board (10.2 million slots on 16 squares, 0.7 s on one core;
-//! 3.5 million and 0.2 s with a `T`), of which only the first plies are kept (4.5 MB without a
-//! `T`, 2.4 MB with one, 42 MB for the 17 setups). They are computed on first use and shared by
-//! every caller ([`prepare`] computes them ahead).
+//! setup: one pass from the empty board (10.2 million slots on 16 squares, 0.8 s of CPU; 3.5
+//! million and 0.3 s with a `T`), of which only the first plies are kept (3.2 MB without a `T`,
+//! 2.0 MB with one, 36 MB for the 17 setups). They are computed once and shared by every caller
+//! ([`prepare`] computes them ahead); until then, boards from ply [`OWN_PASS_PLIES`] on get a
+//! pass of their own, cheaper than the tables.
 
 use crate::outcome::{Player, Status};
 use crate::tictactoe::board::Board;
