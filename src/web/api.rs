@@ -307,15 +307,13 @@ pub(crate) async fn fourow_counts(
             cols * rows
         )));
     }
-    let kept = |shared: &Shared| {
-        shared
-            .counts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&(cols, rows))
-            .cloned()
-    };
-    if let Some(body) = kept(&shared) {
+    let kept = shared
+        .counts
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&(cols, rows))
+        .cloned();
+    if let Some(body) = kept {
         return Ok(ok(body.as_str().to_owned()));
     }
     let plies = blocking(move || fourow::sized::count(cols, rows, cols * rows, |_| {}))

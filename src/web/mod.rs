@@ -71,29 +71,13 @@ pub fn router() -> Router {
 /// Serves the site on `listener` until `shutdown` completes, then finishes the requests in
 /// flight.
 ///
-/// Meanwhile a thread of its own computes the perfect-play tables that Tomek explanations of
-/// the first plies read ([`crate::tictactoe::subtree::prepare`]), saying so on standard error,
-/// so that those clicks are answered from memory too. A request that needs a table not yet
-/// computed waits for it.
+/// Tomek explanations of the first plies read per-setup tables computed once
+/// ([`crate::tictactoe::subtree`]); [`crate::tictactoe::subtree::prepare`] computes them ahead,
+/// as `tomek serve` does on a thread of its own while the server starts.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    std::thread::Builder::new()
-        .name("tomek-tables".into())
-        .spawn(|| {
-            let setups = crate::tictactoe::rules::Geometry::tomek().setups().len();
-            eprintln!(
-                "tomek: computing the perfect-play tables of {setups} setups in the background"
-            );
-            let start = std::time::Instant::now();
-            let bytes = crate::tictactoe::subtree::prepare();
-            eprintln!(
-                "tomek: tables ready in {:.1} s ({:.1} MB kept)",
-                start.elapsed().as_secs_f64(),
-                bytes as f64 / 1e6
-            );
-        })?;
     axum::serve(listener, router())
         .with_graceful_shutdown(shutdown)
         .await
