@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""A bounded load test of `tomek serve` on loopback: starts the server on a free port, sends
-REQUESTS requests from CLIENTS concurrent clients (keep-alive connections), half of them
-malformed, checks every status against the one expected, and prints latency percentiles.
+"""A bounded load test of `tomek serve` on loopback: starts the server on a free port, warms it
+up (one Tomek explanation of an empty board per setup, waiting for the server's tables; not
+timed), then sends REQUESTS requests from CLIENTS concurrent clients (keep-alive connections),
+half of them malformed, checks every status against the one expected, and prints latency
+percentiles and the server's resident memory (start, after warm-up, after the load).
 
 Usage: scripts/load-web.py [TOMEK] [REQUESTS] [CLIENTS]
        (defaults: target/release/tomek, 10000, 32)
@@ -53,11 +55,44 @@ def requests_to_send(rng):
     return out
 
 
+def rss_mb(pid):
+    """The resident set of process `pid` in MB, or None where /proc does not say."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def warm_up(host, port):
+    """Asks once for a board of each setup's first ply (no T, then a T on each square), so that
+    the server's per-setup tables are computed before the measured requests."""
+    conn = http.client.HTTPConnection(host, port, timeout=120)
+    for t in [None] + list(range(16)):
+        cells = ["."] * 16
+        if t is not None:
+            cells[t] = "T"
+        conn.request("GET", "/api/tomek/explain?board=" + "".join(cells))
+        r = conn.getresponse()
+        r.read()
+        if r.status != 200:
+            sys.exit(f"warm-up: status {r.status} for setup {t}")
+    conn.close()
+
+
 def main():
     server = subprocess.Popen([TOMEK, "serve", "--addr", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
     line = server.stdout.readline().strip()
     host, port = line.removeprefix("listening on http://").rstrip("/").rsplit(":", 1)
     port = int(port)
+    rss_start = rss_mb(server.pid)
+    warm_started = time.perf_counter()
+    warm_up(host, port)
+    warm_time = time.perf_counter() - warm_started
+    rss_warm = rss_mb(server.pid)
     work = requests_to_send(random.Random(1))
     lock = threading.Lock()
     latencies, failures, statuses = [], [], {}
@@ -97,6 +132,7 @@ def main():
     for t in threads:
         t.join()
     wall = time.perf_counter() - started
+    rss_end = rss_mb(server.pid)
     server.terminate()
     server.wait(timeout=20)
     latencies.sort()
@@ -104,6 +140,10 @@ def main():
     def pct(p):
         return latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))] * 1000
 
+    def mb(v):
+        return "?" if v is None else f"{v:.1f} MB"
+
+    print(f"warm-up {warm_time:.2f} s; server RSS: start {mb(rss_start)}, after warm-up {mb(rss_warm)}, after the load {mb(rss_end)}")
     print(f"{len(latencies)} requests, {CLIENTS} clients, {wall:.2f} s ({len(latencies) / wall:.0f}/s)")
     print(f"latency p50 {pct(50):.2f} ms, p99 {pct(99):.2f} ms, max {latencies[-1] * 1000:.2f} ms")
     print("statuses: " + ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items(), key=str)))

@@ -17,6 +17,17 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Ctrl-C and `kill` only ask for a stop: the server finishes the requests in flight.
     tomek::interrupt::poll();
+    // glibc raises its mmap threshold to the size of large blocks freed, up to 32 MB, after
+    // which blocks of that size come from the arenas of the threads that asked for them and
+    // stay resident when freed: the pass behind the tables at start and the Four in a row
+    // searches would leave the server tens of MB larger. A fixed threshold keeps large blocks
+    // mapped on their own and given back when freed.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes a setting of the allocator; it is called before the
+    // server's threads start.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 << 10);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(8)
@@ -43,6 +54,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if args.open {
             open_browser(&url);
         }
+        // The tables that Tomek explanations of the first plies read, computed now rather than
+        // on the first clicks; a click that needs one not yet computed waits for it or, from
+        // ply 2 on, is answered by a pass of its own.
+        std::thread::Builder::new()
+            .name("tomek-tables".into())
+            .spawn(|| {
+                let setups = tomek::tictactoe::rules::Geometry::tomek().setups().len();
+                eprintln!(
+                    "tomek: computing the perfect-play tables of {setups} setups in the background"
+                );
+                let start = std::time::Instant::now();
+                let bytes = tomek::tictactoe::subtree::prepare();
+                eprintln!(
+                    "tomek: tables ready in {:.1} s ({:.1} MB kept)",
+                    start.elapsed().as_secs_f64(),
+                    bytes as f64 / 1e6
+                );
+            })?;
         let shutdown = async {
             while !tomek::interrupt::requested() {
                 tokio::time::sleep(Duration::from_millis(100)).await;

@@ -32,6 +32,7 @@ pub mod sample;
 pub mod solver;
 pub mod space;
 pub mod stats;
+pub mod subtree;
 pub mod symmetry;
 pub mod table;
 pub mod validate;

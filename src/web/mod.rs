@@ -13,8 +13,9 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OnceCell, Semaphore};
 
@@ -27,9 +28,12 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a Four in a row search may run.
 pub const SEARCH_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// What the handlers share: the statistics once computed, and the search permit.
+/// What the handlers share: the statistics once computed, the position counts of each board
+/// size once computed (at most one per size of at most [`api::MAX_COUNT_CELLS`] cells, a few
+/// KB each), and the search permit.
 pub(crate) struct Shared {
     stats: OnceCell<Arc<String>>,
+    counts: Mutex<HashMap<(u32, u32), Arc<String>>>,
     search: Arc<Semaphore>,
 }
 
@@ -37,6 +41,7 @@ impl Shared {
     fn new() -> Shared {
         Shared {
             stats: OnceCell::new(),
+            counts: Mutex::new(HashMap::new()),
             search: Arc::new(Semaphore::new(1)),
         }
     }
@@ -65,6 +70,10 @@ pub fn router() -> Router {
 
 /// Serves the site on `listener` until `shutdown` completes, then finishes the requests in
 /// flight.
+///
+/// Tomek explanations of the first plies read per-setup tables computed once
+/// ([`crate::tictactoe::subtree`]); [`crate::tictactoe::subtree::prepare`] computes them ahead,
+/// as `tomek serve` does on a thread of its own while the server starts.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
