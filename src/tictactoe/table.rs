@@ -392,17 +392,27 @@ impl TableSpec {
     /// turns its rows into a chunk at once, so no list of every row is ever held.
     fn solved_chunks(&self, t: u16) -> Vec<Chunk> {
         let g = &self.geometry;
-        let games = self
-            .columns
-            .iter()
-            .any(|c| matches!(c, Column::GamesX | Column::GamesO | Column::GamesDraw));
+        // The outcomes whose games are asked for (indexes of X won, O won, draw): only those
+        // are carried down the plies, one count a slot each.
+        let outcomes: Vec<usize> = [
+            (Column::GamesX, Status::XWon),
+            (Column::GamesO, Status::OWon),
+            (Column::GamesDraw, Status::Draw),
+        ]
+        .into_iter()
+        .filter(|(c, _)| self.columns.contains(c))
+        .map(|(_, s)| s.index())
+        .collect();
+        let stride = outcomes.len();
+        let games = stride > 0;
+        let outcomes = &outcomes[..];
         let space = SetupSpace::explore(g, t);
         let squares = g.cells();
         let mut plies: Vec<Vec<Chunk>> = Vec::with_capacity(space.plies.len());
         // Two buffers of each kind, swapped each ply: unreachable slots are never read, so
         // they are never cleared either.
         let (mut value, mut next_value) = (Vec::<u8>::new(), Vec::<u8>::new());
-        let (mut below, mut next_below) = (Vec::<[u64; 3]>::new(), Vec::<[u64; 3]>::new());
+        let (mut below, mut next_below) = (Vec::<u64>::new(), Vec::<u64>::new());
         let empty_index = PlyIndex::new(squares, squares);
         for (ply, memo) in space.plies.iter().enumerate().rev() {
             let child_index = space.plies.get(ply + 1).map_or(&empty_index, |m| &m.index);
@@ -413,10 +423,10 @@ impl TableSpec {
             let open = memo.counts().open > 0;
             let slots = if open { memo.index.len() } else { 0 };
             value.resize(slots, 0);
-            below.resize(if games { slots } else { 0 }, [0; 3]);
+            below.resize(slots * stride, 0);
             let words = memo.words();
             let (nv, nb) = (&next_value, &next_below);
-            let solve = |task: usize, value: &mut [u8], below: &mut [[u64; 3]]| -> Chunk {
+            let solve = |task: usize, value: &mut [u8], below: &mut [u64]| -> Chunk {
                 let first_word = task * TASK_SLOTS / 64;
                 let last_word = (first_word + TASK_SLOTS / 64).min(words);
                 let mut decoder = memo.index.decoder();
@@ -464,11 +474,8 @@ impl TableSpec {
                                 let child = insert_bit(p, under[square], mover_bit);
                                 let c = child_base[square] + colex_rank(child as u16) as usize;
                                 best = best.max(Value::AFTER_MOVE[nv[c] as usize & 127]);
-                                if games {
-                                    let cb = nb[c];
-                                    for k in 0..3 {
-                                        sum[k] += cb[k];
-                                    }
+                                for (j, &k) in outcomes.iter().enumerate() {
+                                    sum[k] += nb[c * stride + j];
                                 }
                             }
                             (best, sum)
@@ -477,7 +484,9 @@ impl TableSpec {
                         let local = slot - task * TASK_SLOTS;
                         value[local] = key;
                         if games {
-                            below[local] = sum;
+                            for (j, &k) in outcomes.iter().enumerate() {
+                                below[local * stride + j] = sum[k];
+                            }
                         }
                         (v, sum)
                     } else {
@@ -495,7 +504,7 @@ impl TableSpec {
             let chunks: Vec<Chunk> = match (open, games) {
                 (true, true) => value
                     .par_chunks_mut(TASK_SLOTS)
-                    .zip(below.par_chunks_mut(TASK_SLOTS))
+                    .zip(below.par_chunks_mut(TASK_SLOTS * stride))
                     .enumerate()
                     .map(|(task, (v, b))| solve(task, v, b))
                     .collect(),
