@@ -310,6 +310,48 @@ pub fn kills(b: Board, right: Status) -> u32 {
         .fold(0, |k, (i, m)| k | u32::from(m.answer(&r) != right) << i)
 }
 
+/// [`kills`] for many boards in a row: boards that read alike are caught by the same mutants,
+/// and readings repeat far more than boards do, so the answers of recent readings are kept
+/// in a small table indexed by a hash of the reading.
+pub struct KillCache {
+    keys: Vec<u128>,
+    kills: Vec<u32>,
+}
+
+impl Default for KillCache {
+    fn default() -> KillCache {
+        KillCache {
+            keys: vec![u128::MAX; KillCache::SIZE],
+            kills: vec![0; KillCache::SIZE],
+        }
+    }
+}
+
+impl KillCache {
+    /// Bits of the table's index: a table that stays in the core's second-level cache.
+    const BITS: u32 = 14;
+    const SIZE: usize = 1 << KillCache::BITS;
+
+    /// The same as [`kills`].
+    #[inline]
+    pub fn kills(&mut self, b: Board, right: Status) -> u32 {
+        let r = Reading::of(b);
+        let key = r.key() | (right.index() as u128) << 120;
+        let mixed = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = (mixed >> (64 - KillCache::BITS)) as usize;
+        if self.keys[slot] == key {
+            return self.kills[slot];
+        }
+        let k = Mutant::ALL
+            .iter()
+            .enumerate()
+            .fold(0, |k, (i, m)| k | u32::from(m.answer(&r) != right) << i);
+        self.keys[slot] = key;
+        self.kills[slot] = k;
+        k
+    }
+}
+
 /// Everything the mutants look at on a board, each line read once: which lines each player
 /// holds under each way of counting the `T`, the first line whose squares are alike, the
 /// running count of symbols over the lines, and how many squares are empty.
@@ -387,6 +429,31 @@ impl Reading {
         };
         r.right = r.judge(x_lines, o_lines, line_set::ALL);
         r
+    }
+
+    /// Every field in one number (below bit 120): equal keys, equal readings.
+    fn key(&self) -> u128 {
+        let sets = [
+            self.x_lines,
+            self.o_lines,
+            self.x_pure,
+            self.o_pure,
+            self.x_three,
+            self.o_three,
+            self.x_two_for_t,
+            self.o_two_for_t,
+        ];
+        let mut k = 0u128;
+        for set in sets {
+            k = k << 11 | u128::from(set & 0x7FF);
+        }
+        let alike = self.alike.map_or(0, |s| 1 + s.index() as u128);
+        k = k << 2 | self.right.index() as u128;
+        k = k << 1 | u128::from(self.x_counted_four);
+        k = k << 1 | u128::from(self.o_counted_four);
+        k = k << 3 | alike;
+        k = k << 5 | u128::from(self.empty);
+        k << 1 | u128::from(self.has_t)
     }
 
     /// X won if X holds one of `lines` in `x`, else O won if O holds one in `o`, else the
@@ -500,6 +567,29 @@ impl Evaluator for Mutant {
 mod tests {
     use super::*;
     use crate::tictactoe::rules::Geometry;
+
+    /// The cache answers as [`kills`] does, on boards met in order (so that readings repeat)
+    /// and on random ones (so that slots are overwritten).
+    #[test]
+    fn the_kill_cache_answers_as_kills() {
+        use rand::{Rng, SeedableRng};
+        let g = Geometry::tomek();
+        let mut cache = KillCache::default();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for i in 0..200_000u32 {
+            let (x, o, t) = if i % 2 == 0 {
+                (i as u16 & 0x0F0F, (i >> 8) as u16 & 0xF0F0, 0)
+            } else {
+                let r = rng.next_u64();
+                let t: u16 = if r & 1 == 0 { 1 << (r >> 1 & 15) } else { 0 };
+                let x = (r >> 8) as u16 & !t;
+                (x, (r >> 24) as u16 & !x & !t, t)
+            };
+            let b = Board { x, o, t };
+            let right = g.status(b);
+            assert_eq!(cache.kills(b, right), kills(b, right), "{b:?}");
+        }
+    }
 
     #[test]
     fn line_masks_match_the_geometry() {

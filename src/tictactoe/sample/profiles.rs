@@ -5,7 +5,7 @@ use super::uniform::{Cell, proposal_status};
 use super::*;
 use crate::outcome::{ByStatus, Player, Status};
 use crate::tictactoe::board::Board;
-use crate::tictactoe::mutants::kills;
+use crate::tictactoe::mutants::KillCache;
 use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::space::Space;
 use rand::Rng;
@@ -363,8 +363,8 @@ const STATUS_SHIFT: u32 = 32;
 /// What one board can contribute to a test file: the mutants it catches (bits over
 /// [`Mutant::ALL`]) and its status (bit `STATUS_SHIFT + index`), as one set to cover.
 #[inline]
-fn signature(b: Board, s: Status) -> u64 {
-    u64::from(kills(b, s)) | 1 << (STATUS_SHIFT + s.index() as u32)
+fn signature(cache: &mut KillCache, b: Board, s: Status) -> u64 {
+    u64::from(cache.kills(b, s)) | 1 << (STATUS_SHIFT + s.index() as u32)
 }
 
 /// The killer search and what it proves.
@@ -409,12 +409,13 @@ pub fn killer_boards(space: &Space, setups: &[u16]) -> KillerSet {
             let memo = &space.setup(t).expect("filtered above").plies[ply];
             let mut dec = memo.index.decoder();
             let mut first: hashbrown::HashMap<u64, Board> = hashbrown::HashMap::new();
+            let mut cache = KillCache::default();
             let mut order = Vec::new();
             let (mut read, mut last) = (0, 0);
             for (slot, s) in memo.slots() {
                 read += 1;
                 let b = dec.board(slot, t);
-                let sig = signature(b, s);
+                let sig = signature(&mut cache, b, s);
                 // Neighbouring boards often share a signature: skip the map for a repeat.
                 if sig == last {
                     continue;
