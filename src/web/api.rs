@@ -1,7 +1,7 @@
 //! The JSON API. Every answer is JSON; every refusal is `{"error": "..."}` with status 400
 //! (bad parameters), 404, 413/414 (too large) or 503 (too much work right now).
 
-use super::{MAX_QUERY, REQUEST_TIMEOUT, SEARCH_TIMEOUT, Shared};
+use super::{MAX_QUERY, REQUEST_TIMEOUT, SEARCH_TIMEOUT, SEARCH_WAIT, Shared};
 use crate::fourow;
 use crate::fourow::solve::{self as perfect, Shape};
 use crate::outcome::Player;
@@ -372,14 +372,17 @@ pub(crate) async fn fourow_explain(
     } else {
         b.verdict()
     };
-    let Ok(permit) = shared.search.clone().try_acquire_owned() else {
+    // A search waits its turn for a while; only a queue longer than that is turned away.
+    let Ok(Ok(permit)) =
+        tokio::time::timeout(SEARCH_WAIT, shared.search.clone().acquire_owned()).await
+    else {
         return Err(ApiError(
             StatusCode::SERVICE_UNAVAILABLE,
-            "another search is running; try again in a moment".into(),
+            "too many searches are running; try again in a moment".into(),
         ));
     };
-    // The search holds the permit until it ends, even when its request has given up, so at
-    // most one search runs at a time.
+    // The search holds the permit until it ends, even when its request has given up, so no
+    // more searches run at a time than there are cores.
     let search = tokio::task::spawn_blocking(move || {
         let a = perfect::analyze(b, 1, SEARCH_TABLE, &|_, _| {});
         drop(permit);

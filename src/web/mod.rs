@@ -3,8 +3,9 @@
 //! system).
 //!
 //! Every request is bounded: the query string is short, the body is refused, at most
-//! [`MAX_CONCURRENT`] requests are handled at once, each search has a time limit, and only one
-//! Four in a row search runs at a time.
+//! [`MAX_CONCURRENT`] requests are handled at once, each search has a time limit, and no more
+//! Four in a row searches run at a time than there are cores; the others wait their turn for
+//! at most [`SEARCH_WAIT`].
 
 mod api;
 
@@ -27,6 +28,8 @@ pub const MAX_QUERY: usize = 512;
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a Four in a row search may run.
 pub const SEARCH_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a Four in a row search may wait for a core before it is told to come back.
+pub const SEARCH_WAIT: Duration = Duration::from_secs(2);
 
 /// What the handlers share: the statistics once computed, the position counts of each board
 /// size once computed (at most one per size of at most [`api::MAX_COUNT_CELLS`] cells, a few
@@ -42,7 +45,9 @@ impl Shared {
         Shared {
             stats: OnceCell::new(),
             counts: Mutex::new(HashMap::new()),
-            search: Arc::new(Semaphore::new(1)),
+            search: Arc::new(Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            )),
         }
     }
 }
