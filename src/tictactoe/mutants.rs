@@ -538,10 +538,31 @@ impl Tables {
     /// The true lines through any of `squares` (the `T`'s single square, or none).
     #[inline]
     fn touched(&self, squares: u16) -> u16 {
-        LINES[..10]
-            .iter()
-            .enumerate()
-            .fold(0, |m, (k, &l)| m | u16::from(l & squares != 0) << k)
+        /// The true lines through each square.
+        const THROUGH: [u16; 16] = {
+            let mut t = [0u16; 16];
+            let mut square = 0;
+            while square < 16 {
+                let mut k = 0;
+                while k < 10 {
+                    if LINES[k] >> square & 1 == 1 {
+                        t[square] |= 1 << k;
+                    }
+                    k += 1;
+                }
+                square += 1;
+            }
+            t
+        };
+        match squares {
+            0 => 0,
+            // The `T`'s single square.
+            _ if squares & (squares - 1) == 0 => THROUGH[squares.trailing_zeros() as usize],
+            _ => LINES[..10]
+                .iter()
+                .enumerate()
+                .fold(0, |m, (k, &l)| m | u16::from(l & squares != 0) << k),
+        }
     }
 
     /// Whether counting `squares` line by line, never resetting, reaches exactly four at the
