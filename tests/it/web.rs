@@ -15,8 +15,17 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let mut child = Command::new(TOMEK)
-            .args(["serve", "--addr", "127.0.0.1:0"])
+        Server::start_with(&[], None)
+    }
+
+    /// `tomek serve` on a free loopback port with `extra` arguments, and `path` as `PATH`.
+    fn start_with(extra: &[&str], path: Option<&std::ffi::OsStr>) -> Server {
+        let mut command = Command::new(TOMEK);
+        command.args(["serve", "--addr", "127.0.0.1:0"]).args(extra);
+        if let Some(path) = path {
+            command.env("PATH", path);
+        }
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -240,4 +249,42 @@ fn web_bad_address_is_a_usage_error() {
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// `--open` hands the server's address to the desktop's opener (`xdg-open` here), replaced by
+/// a script that writes down what it was given.
+#[cfg(target_os = "linux")]
+#[test]
+fn web_open_hands_the_address_to_the_browser() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let opener = dir.path().join("xdg-open");
+    std::fs::write(
+        &opener,
+        "#!/bin/sh\nprintf '%s' \"$1\" > \"$(dirname \"$0\")/opened.tmp\"\n\
+         mv \"$(dirname \"$0\")/opened.tmp\" \"$(dirname \"$0\")/opened\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut path = std::ffi::OsString::from(dir.path());
+    if let Some(rest) = std::env::var_os("PATH") {
+        path.push(":");
+        path.push(rest);
+    }
+    let server = Server::start_with(&["--open"], Some(&path));
+    let opened = dir.path().join("opened");
+    let start = std::time::Instant::now();
+    while !opened.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the browser was never asked to open"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let url = std::fs::read_to_string(&opened).unwrap();
+    assert_eq!(url, format!("http://{}/", server.addr));
+    // The address it was given is the server's own.
+    let (status, kind, _) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("text/html"), "{kind}");
 }
