@@ -85,33 +85,26 @@ fn array(c: Column, data: Data) -> Result<ArrayRef> {
 
 /// A chunk of rows as a record batch of `schema` (which has the chunk's columns, in order).
 pub fn batch(schema: &SchemaRef, columns: &[Column], chunk: Chunk) -> Result<RecordBatch> {
-    let arrays = columns
-        .iter()
-        .zip(chunk.columns)
-        .map(|(&c, d)| array(c, d))
-        .collect::<Result<Vec<_>>>()?;
-    Ok(RecordBatch::try_new_with_options(
-        schema.clone(),
-        arrays,
-        &RecordBatchOptions::new().with_row_count(Some(chunk.len)),
-    )?)
+    batch_with(schema, columns, chunk, None)
 }
 
-/// A chunk of runs as a record batch of `schema`: the chunk's columns, then the weights.
-fn weighted_batch(
+/// [`batch`], with the weights of runs as a last column when there are some.
+fn batch_with(
     schema: &SchemaRef,
     columns: &[Column],
     chunk: Chunk,
-    weights: Vec<u64>,
+    weights: Option<Vec<u64>>,
 ) -> Result<RecordBatch> {
     let mut arrays = columns
         .iter()
         .zip(chunk.columns)
         .map(|(&c, d)| array(c, d))
         .collect::<Result<Vec<_>>>()?;
-    arrays.push(Arc::new(Int64Array::from_iter_values(
-        weights.into_iter().map(|w| w as i64),
-    )));
+    if let Some(w) = weights {
+        arrays.push(Arc::new(Int64Array::from_iter_values(
+            w.into_iter().map(|w| w as i64),
+        )));
+    }
     Ok(RecordBatch::try_new_with_options(
         schema.clone(),
         arrays,
@@ -397,9 +390,8 @@ impl PartitionStream for SetupPartition {
             let items: Vec<Result<RecordBatch>> = match r {
                 Ok(chunks) => chunks
                     .into_iter()
-                    .map(|(c, weights)| match weights.filter(|_| weighted) {
-                        Some(w) => weighted_batch(&schema, &columns, c, w),
-                        None => batch(&schema, &columns, c),
+                    .map(|(c, weights)| {
+                        batch_with(&schema, &columns, c, weights.filter(|_| weighted))
                     })
                     .collect(),
                 Err(e) => vec![Err(e)],

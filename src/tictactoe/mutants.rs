@@ -303,11 +303,16 @@ impl Mutant {
 /// over [`Mutant::ALL`]: the board is read once for the whole catalogue.
 #[inline]
 pub fn kills(b: Board, right: Status) -> u32 {
-    let r = Reading::of(b);
+    caught(&Reading::of(b), right)
+}
+
+/// The mutants answering a board read as `r` otherwise than `right`.
+#[inline]
+fn caught(r: &Reading, right: Status) -> u32 {
     Mutant::ALL
         .iter()
         .enumerate()
-        .fold(0, |k, (i, m)| k | u32::from(m.answer(&r) != right) << i)
+        .fold(0, |k, (i, m)| k | u32::from(m.answer(r) != right) << i)
 }
 
 /// [`kills`] for many boards in a row: boards that read alike are caught by the same mutants,
@@ -342,10 +347,7 @@ impl KillCache {
         if self.keys[slot] == key {
             return self.kills[slot];
         }
-        let k = Mutant::ALL
-            .iter()
-            .enumerate()
-            .fold(0, |k, (i, m)| k | u32::from(m.answer(&r) != right) << i);
+        let k = caught(&r, right);
         self.keys[slot] = key;
         self.kills[slot] = k;
         k

@@ -18,7 +18,7 @@
 //! counted columns. No order is promised beyond that: SQL's `ORDER BY` gives one.
 
 use crate::engine::{self, Memo};
-use crate::outcome::{Player, Status};
+use crate::outcome::{ByStatus, Player, Status};
 use crate::tictactoe::board::Board;
 use crate::tictactoe::explain::{Outcome, Value, sequences};
 use crate::tictactoe::rank::{PlyIndex, colex_rank, expand, insert_bit};
@@ -314,11 +314,7 @@ impl TableSpec {
         if self.columns.iter().all(|c| c.from_counts()) {
             let counts = count_setup(&self.geometry, t);
             let mut chunks = Vec::new();
-            let mut groups = counts.iter().enumerate().flat_map(|(ply, c)| {
-                c.iter()
-                    .filter(|&(_, &n)| n > 0)
-                    .map(move |(s, &n)| (ply as u32, s, n))
-            });
+            let mut groups = groups(&counts);
             let mut group = groups.next();
             while let Some((ply, status, left)) = group {
                 let mut runs = Vec::new();
@@ -372,14 +368,8 @@ impl TableSpec {
             "runs only hold columns that counts describe"
         );
         let counts = count_setup(&self.geometry, t);
-        let mut runs = Vec::new();
-        let mut weights = Vec::new();
-        for (ply, c) in counts.iter().enumerate() {
-            for (status, &n) in c.iter().filter(|&(_, &n)| n > 0) {
-                runs.push((ply as u32, status, 1));
-                weights.push(n);
-            }
-        }
+        let (runs, weights): (Vec<_>, Vec<u64>) =
+            groups(&counts).map(|(ply, s, n)| ((ply, s, 1), n)).unzip();
         (self.counted_chunk(t, &runs), weights)
     }
 
@@ -688,6 +678,16 @@ impl TableSpec {
             .collect();
         Chunk { len: n, columns }
     }
+}
+
+/// The boards of each ply and status that counts hold, as `(ply, status, boards)`, empty
+/// groups left out.
+fn groups(counts: &[ByStatus<u64>]) -> impl Iterator<Item = (u32, Status, u64)> + '_ {
+    counts.iter().enumerate().flat_map(|(ply, c)| {
+        c.iter()
+            .filter(|&(_, &n)| n > 0)
+            .map(move |(s, &n)| (ply as u32, s, n))
+    })
 }
 
 /// A finished board's value for its side to move, and the one game ending there.
