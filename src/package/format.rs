@@ -153,26 +153,40 @@ impl Submission {
     }
 }
 
-/// The time limit, derived from the slowest reference solution's measured time.
+/// The time limit, derived from measured run times.
+///
+/// A limit must leave every submission's verdict independent of the judge's speed: the
+/// accepted ones well inside it, and the wrong ones (which still read every case) too, or a
+/// slower machine turns a wrong answer into a time-out. BAPCtools warns about exactly that
+/// when any run lies between the limit over `ac_to_time_limit` and the limit times
+/// `time_limit_to_tle`, so the limit clears the slowest run of any kind by both factors.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Timing {
     /// The slowest accepted submission's time on the slowest case, in seconds, as measured
     /// (see README).
     pub slowest_ac: f64,
+    /// The slowest time of any submission, wrong ones included, on the slowest case.
+    pub slowest_run: f64,
 }
 
 impl Timing {
     /// 2025-09's `ac_to_time_limit` (and legacy's `time_multiplier`): the time limit is at
-    /// least this many times the slowest accepted run.
+    /// least this many times the slowest run.
     pub const AC_TO_TIME_LIMIT: f64 = 2.0;
     /// 2025-09's `time_limit_to_tle` (legacy's `time_safety_margin`): a wrong submission
     /// is TLE only when slower than this many times the limit.
     pub const TIME_LIMIT_TO_TLE: f64 = 1.5;
+    /// How much slower than the measuring machine a judge (or a loaded test machine) may run.
+    pub const JUDGE_ALLOWANCE: f64 = 1.5;
 
-    /// The time limit in whole seconds: the slowest run times [`Self::AC_TO_TIME_LIMIT`],
-    /// rounded up to the 1 s resolution the formats use by default.
+    /// The time limit in whole seconds: the slowest run of any submission times
+    /// [`Self::AC_TO_TIME_LIMIT`] and [`Self::JUDGE_ALLOWANCE`], rounded up to the 1 s
+    /// resolution the formats use by default.
     pub fn limit_seconds(self) -> u32 {
-        (self.slowest_ac * Self::AC_TO_TIME_LIMIT).ceil().max(1.0) as u32
+        let slowest = self.slowest_ac.max(self.slowest_run);
+        (slowest * Self::AC_TO_TIME_LIMIT * Self::JUDGE_ALLOWANCE)
+            .ceil()
+            .max(1.0) as u32
     }
 }
 
@@ -325,7 +339,8 @@ impl Problem {
              source: {}\n\
              license: unknown\n\
              limits:\n\
-             \x20 # The slowest reference solution takes {:.2} s on the slowest case.\n\
+             \x20 # The slowest accepted run takes {:.2} s on the slowest case, the slowest run of\n\
+             \x20 # any submission {:.2} s; the limit is {} times that, rounded up to a second.\n\
              \x20 time_multipliers:\n\
              \x20   ac_to_time_limit: {:.1}\n\
              \x20   time_limit_to_tle: {:.1}\n\
@@ -334,6 +349,8 @@ impl Problem {
             self.uuid,
             yaml_string(self.source),
             self.timing.slowest_ac,
+            self.timing.slowest_run,
+            Timing::AC_TO_TIME_LIMIT * Timing::JUDGE_ALLOWANCE,
             Timing::AC_TO_TIME_LIMIT,
             Timing::TIME_LIMIT_TO_TLE,
             self.timing.limit_seconds(),
@@ -425,5 +442,38 @@ pub fn expected_results(s: &Submission) -> String {
         }
     } else {
         format!("// {tag}\n{}", s.source)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Timing;
+
+    /// Every run, accepted or wrong, stays out of the band where BAPCtools calls a verdict
+    /// sensitive to the limit, even on a judge [`Timing::JUDGE_ALLOWANCE`] times slower.
+    #[test]
+    fn the_limit_clears_every_run_on_a_slower_judge() {
+        for (ac, run) in [
+            (0.05, 0.05),
+            (0.4, 0.4),
+            (0.75, 1.05),
+            (0.8, 0.3),
+            (3.3, 4.9),
+        ] {
+            let t = Timing {
+                slowest_ac: ac,
+                slowest_run: run,
+            };
+            let limit = f64::from(t.limit_seconds());
+            let slowest = f64::max(ac, run) * Timing::JUDGE_ALLOWANCE;
+            assert!(
+                slowest <= limit / Timing::AC_TO_TIME_LIMIT,
+                "{t:?}: {limit} s"
+            );
+            assert!(
+                limit - 1.0 < slowest * Timing::AC_TO_TIME_LIMIT,
+                "{t:?}: {limit} s"
+            );
+        }
     }
 }

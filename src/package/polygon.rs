@@ -120,7 +120,7 @@ pub fn render(problem: &Problem) -> Package {
         <statement charset="UTF-8" language="english" path="statements/english/problem.tex" type="application/x-tex"/>
     </statements>
     <judging input-file="" output-file="">
-        <!-- The slowest reference solution takes {slowest:.2} s; the limit is {factor} times that, rounded up to a second. -->
+        <!-- The slowest accepted run takes {slowest:.2} s, the slowest run of any submission {slowest_run:.2} s; the limit is {factor} times that, rounded up to a second. -->
         <testset name="tests">
             <time-limit>{time_ms}</time-limit>
             <memory-limit>{memory}</memory-limit>
@@ -176,7 +176,8 @@ pub fn render(problem: &Problem) -> Package {
         short = problem.short_name,
         name = xml(problem.name),
         slowest = problem.timing.slowest_ac,
-        factor = super::format::Timing::AC_TO_TIME_LIMIT,
+        slowest_run = problem.timing.slowest_run,
+        factor = super::format::Timing::AC_TO_TIME_LIMIT * super::format::Timing::JUDGE_ALLOWANCE,
         time_ms = problem.timing.limit_seconds() * 1000,
         test_count = problem.cases.len(),
         checker_count = problem.outputs.len(),
