@@ -1154,7 +1154,12 @@ fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
             (read_queries(&bytes, &name, shape)?, name)
         }
     };
-    let threads = args.search.threads().clamp(1, queries.len().max(1));
+    let all_threads = args.search.threads().max(1);
+    // One position gets every thread at once; more are shared out among the threads.
+    let (threads, per_position) = match queries.len() {
+        1 => (1, all_threads),
+        n => (all_threads.min(n.max(1)), 1),
+    };
     let bar = super::progress::bar(queries.len() as u64, "positions");
     // Thread t scores lines t, t + threads, ... in order, each with its own table: the
     // assignment, and so the node counts, depend on the thread count only.
@@ -1164,7 +1169,7 @@ fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
             .map(|t| {
                 let (queries, bar) = (&queries, &bar);
                 scope.spawn(move || {
-                    let mut solver = Solver::new(per_thread);
+                    let mut solver = Solver::with_threads(per_thread, per_position);
                     queries
                         .iter()
                         .skip(t)

@@ -14,6 +14,7 @@ pub mod count;
 pub mod generate;
 pub mod input;
 pub mod judge;
+mod pages;
 pub mod position;
 pub mod sized;
 pub mod solve;

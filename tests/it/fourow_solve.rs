@@ -186,6 +186,12 @@ fn empty_small_boards_score_as_a_memoized_minimax_says() {
             Score(exact),
             "{cols}×{rows}"
         );
+        // Two threads on the one position, sharing a table.
+        assert_eq!(
+            Solver::with_threads(16 << 20, 2).solve(b),
+            Score(exact),
+            "{cols}×{rows} on two threads"
+        );
         // Each first move too, through the analysis that `explain` prints.
         let a = tomek::fourow::solve::analyze(b, 2, 16 << 20, &|_, _| {});
         for (col, s) in a.moves {
@@ -197,6 +203,22 @@ fn empty_small_boards_score_as_a_memoized_minimax_says() {
                 "{cols}×{rows} column {col}"
             );
         }
+    }
+}
+
+#[test]
+fn threads_sharing_one_position_find_the_one_threads_score() {
+    // Scores of positions early enough for the threads to split the tree, on three boards;
+    // the table is kept from one position to the next, as `score` keeps it.
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    for (cols, rows, stones) in [(6, 4, 3), (5, 5, 4), (7, 6, 14)] {
+        let shape = shape(cols, rows);
+        let (mut one, mut two) = (Solver::new(16 << 20), Solver::with_threads(16 << 20, 2));
+        for _ in 0..8 {
+            let b = parse_moves(&random_open_game(&mut rng, shape, stones), shape).unwrap();
+            assert_eq!(two.solve(b), one.solve(b), "{cols}×{rows}");
+        }
+        assert!(two.nodes() > 0);
     }
 }
 

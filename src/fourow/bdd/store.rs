@@ -22,6 +22,7 @@
 //! needs more, [`Store::run`] returns a meaningless result and [`Store::overflowed`] says so,
 //! so that the caller can stop cleanly.
 
+use crate::fourow::pages::{large_pages, table};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
@@ -192,42 +193,6 @@ fn empty_cache(len: usize) -> Vec<Entry> {
 const OP_OR: u32 = 0;
 const OP_AND: u32 = 1;
 const OP_DIFF: u32 = 2;
-
-/// A table of `len` values made by `make`, on large pages where the system offers them.
-fn table<T>(len: usize, make: impl Fn() -> T) -> Vec<T> {
-    let mut v = Vec::with_capacity(len);
-    large_pages(v.as_mut_ptr(), len);
-    v.extend((0..len).map(|_| make()));
-    v
-}
-
-/// The tables are read at random all over gigabytes: with 4 KiB pages nearly every read
-/// misses the TLB as well as the cache. Linux backs a range with 2 MiB pages when asked
-/// before it is first touched, so this is called on every allocation before it is filled.
-///
-/// The advice covers whole pages, from the one holding the first byte to the one holding the
-/// last: a large allocation is a mapping of its own, and advising only part of it would split
-/// it in two or three, which `mremap` cannot move as one, so the node array could no longer
-/// grow in place and every growth would copy it (twice its memory for a moment). Small
-/// allocations share pages with others and are left alone.
-fn large_pages<T>(ptr: *mut T, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4 << 10;
-        const WORTH_IT: usize = 64 << 20;
-        let start = ptr as usize;
-        let end = start + len * std::mem::size_of::<T>();
-        if end - start >= WORTH_IT {
-            let (lo, hi) = (start / PAGE * PAGE, end.next_multiple_of(PAGE));
-            // SAFETY: the advice only changes how the kernel backs the pages, never their
-            // contents, so it is harmless even for bytes of the first and last pages that
-            // lie outside the caller's allocation.
-            unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (ptr, len);
-}
 
 #[inline]
 fn hash3(a: u32, b: u32, c: u32) -> u64 {

@@ -90,6 +90,22 @@ impl Shape {
         ((1 << self.rows) - 1) << (col * self.stride)
     }
 
+    /// `bits` with its columns in reverse order: the mirror image of a bitboard or of a
+    /// [`Board::key`] (each column of a key keeps to its own `rows + 1` bits, so reversing the
+    /// columns of the key is the key of the reversed position).
+    #[inline]
+    pub fn mirror(self, bits: u64) -> u64 {
+        let column = (1u64 << self.stride) - 1;
+        let last = (self.cols - 1) * self.stride;
+        let mut m = 0;
+        let mut c = 0;
+        while c <= last {
+            m |= ((bits >> c) & column) << (last - c);
+            c += self.stride;
+        }
+        m
+    }
+
     /// The empty cells of `chips`' board that would give `chips` four in a line, whether or
     /// not they can be played now. `occupied` is every chip on the board.
     // A cell completes a four when three chips of `chips` line up with it in one direction:

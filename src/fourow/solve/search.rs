@@ -11,37 +11,107 @@
 use super::Score;
 use super::board::{Board, Shape};
 use super::table::Table;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// A searcher with its transposition table, reusable from one position to the next (on the
 /// same board size the table keeps what it has proved).
+///
+/// With more than one thread ([`Solver::with_threads`]) every probe of a position runs on all
+/// of them at once over the one table. They split the work as in ABDADA: a thread that meets a
+/// position another thread is searching (not the first move of a node, which must come first)
+/// puts it off to the end of its node, by which time the other thread has usually stored its
+/// bound. The first thread to finish a probe gives its answer and stops the others, which
+/// store nothing after that. Scores are the same on any number of threads; node counts are not.
 pub struct Solver {
-    table: Table,
+    table: Arc<Table>,
+    threads: usize,
     shape: Option<Shape>,
     /// Columns from the centre outwards: central columns take part in more lines, so trying
     /// them first finds cut-offs sooner.
     order: Vec<u32>,
-    area: i32,
     nodes: u64,
 }
 
 /// The most columns a board can have with at least one row (64 bits, a spare bit a column).
 const MAX_COLS: usize = 32;
 
+/// When the position searched is its own mirror image (as the empty board is), the positions of
+/// fewer chips than this are looked up in the table as the lesser key of themselves and their
+/// mirror image: both halves of the tree are reachable, and each position is searched once for
+/// its mirror image too. Deeper down the table keeps too little for the hits to pay for the
+/// mirroring; under a position that is not symmetric mirror images hardly ever meet.
+const MIRROR_BELOW: i32 = 22;
+
+/// Threads announce the positions they search, and put off those others search, only where at
+/// least this many cells are empty: smaller subtrees are cheaper to search twice.
+const SHARE_EMPTY: i32 = 10;
+
+/// Positions being searched, by hash: one word a slot holding the key, 0 when free. A lost
+/// race (two keys on one slot) only makes a thread search a position it could have put off.
+struct Busy {
+    slots: Vec<AtomicU64>,
+}
+
+impl Busy {
+    const BITS: u32 = 16;
+
+    fn new() -> Busy {
+        Busy {
+            slots: (0..1 << Self::BITS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS)) as usize]
+    }
+
+    fn holds(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
 impl Solver {
     /// A searcher whose table takes about `table_bytes` bytes.
     pub fn new(table_bytes: usize) -> Solver {
+        Solver::with_threads(table_bytes, 1)
+    }
+
+    /// A searcher that puts `threads` threads on every position, sharing a table of about
+    /// `table_bytes` bytes.
+    pub fn with_threads(table_bytes: usize, threads: usize) -> Solver {
         Solver {
-            table: Table::new(table_bytes),
+            table: Arc::new(Table::new(table_bytes)),
+            threads: threads.max(1),
             shape: None,
             order: Vec::new(),
-            area: 0,
             nodes: 0,
         }
     }
 
-    /// Positions visited by the search since the searcher was made.
+    /// A one-thread searcher that shares `self`'s table (for searches of one board running
+    /// side by side).
+    fn sharing(&self) -> Solver {
+        Solver {
+            table: Arc::clone(&self.table),
+            threads: 1,
+            shape: self.shape,
+            order: self.order.clone(),
+            nodes: 0,
+        }
+    }
+
+    /// Positions visited by the search since the searcher was made, over all its threads.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
@@ -54,7 +124,6 @@ impl Solver {
         }
         self.table.clear();
         self.shape = Some(shape);
-        self.area = shape.area() as i32;
         let cols = shape.cols();
         self.order = (0..cols)
             .map(|i| {
@@ -88,9 +157,9 @@ impl Solver {
         if b.can_win_now() {
             return Score::win_at(cells, n);
         }
-        let n = n as i32;
-        let mut min = -(self.area - n) / 2;
-        let mut max = (self.area + 1 - n) / 2;
+        let (area, n) = (cells as i32, n as i32);
+        let mut min = -(area - n) / 2;
+        let mut max = (area + 1 - n) / 2;
         while min < max {
             // Probe the middle of the range, but nearer 0 while the range spans it: the sign
             // is cheap to learn and halves the range just as well.
@@ -100,7 +169,7 @@ impl Solver {
             } else if probe >= 0 && max / 2 > probe {
                 probe = max / 2;
             }
-            let r = self.negamax(b, probe, probe + 1);
+            let r = self.probe(b, probe);
             if r <= probe {
                 max = r;
             } else {
@@ -126,7 +195,7 @@ impl Solver {
         if b.last_mover_won() || b.is_full() || b.can_win_now() {
             return self.solve(b) <= v;
         }
-        self.negamax(b, v.0, v.0 + 1) <= v.0
+        self.probe(b, v.0) <= v.0
     }
 
     /// A line of perfect play from `b`, whose score is `score`, to the end of the game: at each
@@ -154,6 +223,90 @@ impl Solver {
         line
     }
 
+    /// One null-window search of `b` (prepared; the player to move cannot win at once) around
+    /// `v`: a result at most `v` bounds the score from above, one above `v` from below.
+    fn probe(&mut self, b: Board, v: i32) -> i32 {
+        let shape = b.shape();
+        let (table, order) = (&*self.table, &self.order[..]);
+        let mirror_below = if shape.mirror(b.key()) == b.key() {
+            MIRROR_BELOW
+        } else {
+            0
+        };
+        let search = |busy, stop| Search {
+            table,
+            busy,
+            stop,
+            order,
+            shape,
+            area: shape.area() as i32,
+            mirror_below,
+            nodes: 0,
+        };
+        if self.threads == 1 {
+            let mut s = search(None, None);
+            let r = s.negamax(b, v, v + 1);
+            self.nodes += s.nodes;
+            return r;
+        }
+        let (busy, stop) = (Busy::new(), AtomicBool::new(false));
+        let result = AtomicI32::new(0);
+        let nodes: u64 = std::thread::scope(|scope| {
+            let run = || {
+                let mut s = search(Some(&busy), Some(&stop));
+                let r = s.negamax(b, v, v + 1);
+                // The first thread back has searched the whole tree: its answer is exact.
+                if !stop.swap(true, Ordering::AcqRel) {
+                    result.store(r, Ordering::Relaxed);
+                }
+                s.nodes
+            };
+            let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
+            run()
+                + helpers
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread panicked"))
+                    .sum::<u64>()
+        });
+        self.nodes += nodes;
+        result.into_inner()
+    }
+}
+
+/// One thread's search of one probe.
+struct Search<'a> {
+    table: &'a Table,
+    /// Positions the threads are searching, when several threads share the probe.
+    busy: Option<&'a Busy>,
+    /// Set when another thread has finished the probe.
+    stop: Option<&'a AtomicBool>,
+    order: &'a [u32],
+    shape: Shape,
+    area: i32,
+    /// Positions of fewer chips use the lesser of their key and their mirror image's.
+    mirror_below: i32,
+    nodes: u64,
+}
+
+impl Search<'_> {
+    /// The key `b` (of `n` chips) is known by in the table.
+    #[inline]
+    fn lookup_key(&self, b: Board, n: i32) -> u64 {
+        let key = b.key();
+        if n < self.mirror_below {
+            key.min(self.shape.mirror(key))
+        } else {
+            key
+        }
+    }
+
+    /// Whether another thread has finished the probe, so that this one must unwind without
+    /// storing anything.
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     /// Negamax with alpha-beta pruning on a position where the player to move cannot win with
     /// its next chip. The result `r` is exact inside the window; `r <= alpha` means the score
     /// is at most `r`, and `r >= beta` that it is at least `r`.
@@ -172,9 +325,10 @@ impl Solver {
         // The opponent cannot win with its next chip, nor we with this one.
         let floor = -(self.area - 2 - n) / 2;
         let ceiling = (self.area - 1 - n) / 2;
-        let key = b.key();
-        let (lower, upper) = match self.table.get(key) {
-            Some((lo, hi)) => (floor.max(lo), ceiling.min(hi)),
+        let key = self.lookup_key(b, n);
+        let known = self.table.get(key);
+        let (lower, upper) = match known {
+            Some(e) => (floor.max(e.lower), ceiling.min(e.upper)),
             None => (floor, ceiling),
         };
         if lower >= beta {
@@ -190,39 +344,101 @@ impl Solver {
         }
         let first_alpha = alpha;
 
-        let shape = b.shape();
-        let mut moves = [(0u32, 0u64); MAX_COLS];
+        let shape = self.shape;
+        // The move that proved a bound here before comes first; the others by the threats
+        // they leave us (the more, the likelier it is best), central columns first among
+        // equals. Columns are those of the position itself, not of its mirror image.
+        let mirrored = key != b.key();
+        let best =
+            known
+                .and_then(|e| e.best)
+                .map(|c| if mirrored { shape.cols() - 1 - c } else { c });
+        let mut moves = [(0u32, 0u64, 0u32); MAX_COLS];
         let mut len = 0;
-        for &col in &self.order {
+        for &col in self.order {
             let cell = safe & shape.column(col);
             if cell == 0 {
                 continue;
             }
-            // Threats the move leaves us: the more, the likelier it is best.
-            let threats = shape
-                .winning_cells(b.current() | cell, b.mask() | cell)
-                .count_ones();
+            // The child's slot is on its way into the cache while the moves are sorted and
+            // the earlier ones searched: a table far bigger than the cache costs a miss a node.
+            self.table
+                .prefetch(self.lookup_key(b.play_cell(cell), n + 1));
+            let threats = if best == Some(col) {
+                u32::MAX
+            } else {
+                shape
+                    .winning_cells(b.current() | cell, b.mask() | cell)
+                    .count_ones()
+            };
             let mut i = len;
             while i > 0 && moves[i - 1].0 < threats {
                 moves[i] = moves[i - 1];
                 i -= 1;
             }
-            moves[i] = (threats, cell);
+            moves[i] = (threats, cell, col);
             len += 1;
         }
+        // The best column as the table stores it: in the key's orientation.
+        let stored = |col: u32| {
+            Some(if mirrored {
+                shape.cols() - 1 - col
+            } else {
+                col
+            })
+        };
 
-        for &(_, cell) in &moves[..len] {
-            let r = -self.negamax(b.play_cell(cell), -beta, -alpha);
+        let share = self.busy.filter(|_| self.area - n >= SHARE_EMPTY);
+        let mut deferred = [(0u64, 0u32); MAX_COLS];
+        let mut put_off = 0;
+        let mut best_col = None;
+        for (i, &(_, cell, col)) in moves[..len].iter().enumerate() {
+            let child = b.play_cell(cell);
+            let r = match share {
+                Some(busy) => {
+                    let k = child.key();
+                    if i > 0 && busy.holds(k) {
+                        deferred[put_off] = (cell, col);
+                        put_off += 1;
+                        continue;
+                    }
+                    busy.enter(k);
+                    let r = -self.negamax(child, -beta, -alpha);
+                    busy.leave(k);
+                    r
+                }
+                None => -self.negamax(child, -beta, -alpha),
+            };
+            if self.stopped() {
+                return 0;
+            }
             if r >= beta {
-                self.table.put(key, r, ceiling);
+                self.table.put(key, r, ceiling, stored(col));
                 return r;
             }
-            alpha = alpha.max(r);
+            if r > alpha {
+                alpha = r;
+                best_col = Some(col);
+            }
+        }
+        for &(cell, col) in &deferred[..put_off] {
+            let r = -self.negamax(b.play_cell(cell), -beta, -alpha);
+            if self.stopped() {
+                return 0;
+            }
+            if r >= beta {
+                self.table.put(key, r, ceiling, stored(col));
+                return r;
+            }
+            if r > alpha {
+                alpha = r;
+                best_col = Some(col);
+            }
         }
         if alpha > first_alpha {
-            self.table.put(key, alpha, alpha);
+            self.table.put(key, alpha, alpha, best_col.and_then(stored));
         } else {
-            self.table.put(key, floor, alpha);
+            self.table.put(key, floor, alpha, None);
         }
         alpha
     }
@@ -242,7 +458,7 @@ pub struct Analysis {
 }
 
 /// Scores every legal column of `b` and finds a principal variation, the columns shared out
-/// among `threads` searchers with `table_bytes` of table in all; `done` hears of each column
+/// among `threads` searchers sharing one table of `table_bytes`; `done` hears of each column
 /// as it is scored. The result does not depend on `threads` (but the node count does).
 pub fn analyze(
     b: Board,
@@ -251,7 +467,7 @@ pub fn analyze(
     done: &(dyn Fn(u32, Score) + Sync),
 ) -> Analysis {
     let threads = threads.max(1);
-    let mut first = Solver::new(table_bytes / threads);
+    let mut first = Solver::new(table_bytes);
     first.prepare(b.shape());
     let over = b.last_mover_won() || b.is_full();
     let columns: Vec<u32> = if over {
@@ -280,8 +496,8 @@ pub fn analyze(
     let nodes = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..helpers)
             .map(|_| {
-                scope.spawn(|| {
-                    let mut s = Solver::new(table_bytes / threads);
+                let mut s = first.sharing();
+                scope.spawn(move || {
                     work(&mut s);
                     s.nodes()
                 })
