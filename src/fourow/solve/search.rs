@@ -326,9 +326,8 @@ impl Search<'_> {
         let floor = -(self.area - 2 - n) / 2;
         let ceiling = (self.area - 1 - n) / 2;
         let key = self.lookup_key(b, n);
-        let known = self.table.get(key);
-        let (lower, upper) = match known {
-            Some(e) => (floor.max(e.lower), ceiling.min(e.upper)),
+        let (lower, upper) = match self.table.get(key) {
+            Some((lo, hi)) => (floor.max(lo), ceiling.min(hi)),
             None => (floor, ceiling),
         };
         if lower >= beta {
@@ -345,15 +344,9 @@ impl Search<'_> {
         let first_alpha = alpha;
 
         let shape = self.shape;
-        // The move that proved a bound here before comes first; the others by the threats
-        // they leave us (the more, the likelier it is best), central columns first among
-        // equals. Columns are those of the position itself, not of its mirror image.
-        let mirrored = key != b.key();
-        let best =
-            known
-                .and_then(|e| e.best)
-                .map(|c| if mirrored { shape.cols() - 1 - c } else { c });
-        let mut moves = [(0u32, 0u64, 0u32); MAX_COLS];
+        // Moves by the threats they leave us (the more, the likelier it is best), central
+        // columns first among equals.
+        let mut moves = [(0u32, 0u64); MAX_COLS];
         let mut len = 0;
         for &col in self.order {
             let cell = safe & shape.column(col);
@@ -364,41 +357,28 @@ impl Search<'_> {
             // the earlier ones searched: a table far bigger than the cache costs a miss a node.
             self.table
                 .prefetch(self.lookup_key(b.play_cell(cell), n + 1));
-            let threats = if best == Some(col) {
-                u32::MAX
-            } else {
-                shape
-                    .winning_cells(b.current() | cell, b.mask() | cell)
-                    .count_ones()
-            };
+            let threats = shape
+                .winning_cells(b.current() | cell, b.mask() | cell)
+                .count_ones();
             let mut i = len;
             while i > 0 && moves[i - 1].0 < threats {
                 moves[i] = moves[i - 1];
                 i -= 1;
             }
-            moves[i] = (threats, cell, col);
+            moves[i] = (threats, cell);
             len += 1;
         }
-        // The best column as the table stores it: in the key's orientation.
-        let stored = |col: u32| {
-            Some(if mirrored {
-                shape.cols() - 1 - col
-            } else {
-                col
-            })
-        };
 
         let share = self.busy.filter(|_| self.area - n >= SHARE_EMPTY);
-        let mut deferred = [(0u64, 0u32); MAX_COLS];
+        let mut deferred = [0u64; MAX_COLS];
         let mut put_off = 0;
-        let mut best_col = None;
-        for (i, &(_, cell, col)) in moves[..len].iter().enumerate() {
+        for (i, &(_, cell)) in moves[..len].iter().enumerate() {
             let child = b.play_cell(cell);
             let r = match share {
                 Some(busy) => {
                     let k = child.key();
                     if i > 0 && busy.holds(k) {
-                        deferred[put_off] = (cell, col);
+                        deferred[put_off] = cell;
                         put_off += 1;
                         continue;
                     }
@@ -413,32 +393,26 @@ impl Search<'_> {
                 return 0;
             }
             if r >= beta {
-                self.table.put(key, r, ceiling, stored(col));
+                self.table.put(key, r, ceiling);
                 return r;
             }
-            if r > alpha {
-                alpha = r;
-                best_col = Some(col);
-            }
+            alpha = alpha.max(r);
         }
-        for &(cell, col) in &deferred[..put_off] {
+        for &cell in &deferred[..put_off] {
             let r = -self.negamax(b.play_cell(cell), -beta, -alpha);
             if self.stopped() {
                 return 0;
             }
             if r >= beta {
-                self.table.put(key, r, ceiling, stored(col));
+                self.table.put(key, r, ceiling);
                 return r;
             }
-            if r > alpha {
-                alpha = r;
-                best_col = Some(col);
-            }
+            alpha = alpha.max(r);
         }
         if alpha > first_alpha {
-            self.table.put(key, alpha, alpha, best_col.and_then(stored));
+            self.table.put(key, alpha, alpha);
         } else {
-            self.table.put(key, floor, alpha, None);
+            self.table.put(key, floor, alpha);
         }
         alpha
     }
