@@ -43,6 +43,11 @@ const MAX_COLS: usize = 32;
 /// mirroring; under a position that is not symmetric mirror images hardly ever meet.
 const MIRROR_BELOW: i32 = 22;
 
+/// Nodes with at least this many empty cells look up all their children in the table before
+/// searching any: one of them may already be known to refute the window. Smaller subtrees are
+/// cheaper to search than to look up first.
+const CUT_FROM_CHILDREN_EMPTY: i32 = 18;
+
 /// Threads announce the positions they search, and put off those others search, only where at
 /// least this many cells are empty: smaller subtrees are cheaper to search twice.
 const SHARE_EMPTY: i32 = 10;
@@ -369,6 +374,19 @@ impl Search<'_> {
             len += 1;
         }
 
+        if self.area - n >= CUT_FROM_CHILDREN_EMPTY {
+            // A child the table already bounds low enough cuts this node before any search
+            // (the children's slots were fetched above).
+            for &(_, cell) in &moves[..len] {
+                let child = self.lookup_key(b.play_cell(cell), n + 1);
+                if let Some((_, upper)) = self.table.get(child)
+                    && -upper >= beta
+                {
+                    self.table.put(key, -upper, ceiling);
+                    return -upper;
+                }
+            }
+        }
         let share = self.busy.filter(|_| self.area - n >= SHARE_EMPTY);
         let mut deferred = [0u64; MAX_COLS];
         let mut put_off = 0;
