@@ -9,6 +9,27 @@ pub(crate) fn table<T>(len: usize, make: impl Fn() -> T) -> Vec<T> {
     v
 }
 
+/// A table of `len` values whose bytes are all zero, on large pages where the system offers
+/// them, left for the system to zero on first touch: memory a search never reaches costs
+/// nothing.
+///
+/// # Safety
+///
+/// All-zero bytes must be a valid `T` (integers, atomic integers, and structs of them).
+pub(crate) unsafe fn zeroed<T>(len: usize) -> Vec<T> {
+    let layout = std::alloc::Layout::array::<T>(len).expect("table size");
+    assert!(layout.size() > 0, "an empty table");
+    // SAFETY: the layout has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        std::alloc::handle_alloc_error(layout);
+    }
+    large_pages(ptr, len);
+    // SAFETY: the allocation comes from the global allocator with the layout of `len` values,
+    // and the caller vouches that its zero bytes are valid values.
+    unsafe { Vec::from_raw_parts(ptr, len, len) }
+}
+
 /// The tables are read at random all over gigabytes: with 4 KiB pages nearly every read
 /// misses the TLB as well as the cache. Linux backs a range with 2 MiB pages when asked
 /// before it is first touched, so this is called on every allocation before it is filled.

@@ -176,16 +176,8 @@ const EPOCHS: u32 = 1 << (32 - OP_BITS);
 
 /// A cache of `len` empty entries, left for the system to zero on first touch.
 fn empty_cache(len: usize) -> Vec<Entry> {
-    let layout = std::alloc::Layout::array::<Entry>(len).expect("cache size");
-    // SAFETY: `len` is at least `MIN_TABLE`, so the layout has a non-zero size.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Entry;
-    if ptr.is_null() {
-        std::alloc::handle_alloc_error(layout);
-    }
-    large_pages(ptr, len);
-    // SAFETY: the allocation comes from the global allocator with the layout of `len` entries,
-    // and all-zero bytes are a valid `Entry` (two atomic integers).
-    unsafe { Vec::from_raw_parts(ptr, len, len) }
+    // SAFETY: all-zero bytes are a valid `Entry` (two atomic integers).
+    unsafe { crate::fourow::pages::zeroed(len) }
 }
 
 /// Operation codes for the computed cache; callers outside this module use codes from

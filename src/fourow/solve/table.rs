@@ -37,12 +37,13 @@ const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
 impl Table {
     /// A table of at most `bytes` bytes (at least 2^14 slots, 128 KiB): a power of two of
     /// slots, on large pages where the system offers them (a probe would otherwise miss the
-    /// TLB as well as the cache). Its pages are written once here, so that searches do not pay
-    /// for them one fault at a time.
+    /// TLB as well as the cache). The system backs a page when the search first reaches it,
+    /// so a short search does not pay for a big table.
     pub fn new(bytes: usize) -> Table {
         let wanted = (bytes / SLOT_BYTES).max(1 << MIN_BITS);
         let bits = usize::BITS - 1 - wanted.leading_zeros();
-        let slots = crate::fourow::pages::table(1 << bits, || AtomicU64::new(0));
+        // SAFETY: an all-zero atomic integer is 0.
+        let slots = unsafe { crate::fourow::pages::zeroed::<AtomicU64>(1 << bits) };
         Table {
             slots,
             bits,
