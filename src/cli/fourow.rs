@@ -1170,6 +1170,8 @@ fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
                 let (queries, bar) = (&queries, &bar);
                 scope.spawn(move || {
                     let mut solver = Solver::with_threads(per_thread, per_position);
+                    // Each line's time is its search's alone, not the table's first touch.
+                    solver.back_table();
                     queries
                         .iter()
                         .skip(t)

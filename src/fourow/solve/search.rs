@@ -116,6 +116,12 @@ impl Solver {
         }
     }
 
+    /// Has the system back the whole table now, so that the times of the positions searched
+    /// next do not include the first touch of its pages.
+    pub fn back_table(&self) {
+        self.table.back_every_page();
+    }
+
     /// Positions visited by the search since the searcher was made, over all its threads.
     pub fn nodes(&self) -> u64 {
         self.nodes

@@ -51,6 +51,18 @@ impl Table {
         }
     }
 
+    /// Has the system back every page now, rather than when a search first reaches it: a
+    /// page fault can take milliseconds (the system may first gather a free large page), which
+    /// would land on whichever position happens to touch the page first.
+    pub fn back_every_page(&self) {
+        for slot in self.slots.iter().step_by(4096 / SLOT_BYTES) {
+            // A store of an opaque value: a store the compiler could see to change nothing (or
+            // an idempotent `fetch_or(0)`, which it turns into a load) would leave the page
+            // mapped to the system's shared zero page.
+            slot.store(std::hint::black_box(0), Relaxed);
+        }
+    }
+
     /// Number of slots.
     pub fn slots(&self) -> usize {
         self.slots.len()
