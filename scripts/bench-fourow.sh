@@ -33,8 +33,8 @@
 #                  tests/data/fourow (scripts/fourow-positions.sh): per band, the mean time and
 #                  nodes per position on one thread, and the wall time on one thread and on
 #                  every core; every score checked against the set's
-#   EMPTY=1        with SEARCH=1: also solve the empty 7x6 board once, on one thread (many
-#                  minutes)
+#   EMPTY=1        with SEARCH=1: also solve the empty 7x6 board once, on every core (every
+#                  thread on the one position), then on one thread (a few minutes each)
 #   TABLE=64       MiB of transposition table for the search
 #   STRONG=1       also solve the small boards strongly (`fourow count --method bdd --values`),
 #                  4x4 to 6x4, 5x5 and 4x6, once each: wall time, peak memory, the slowest ply,
@@ -273,11 +273,14 @@ if [ "${SEARCH:-0}" = 1 ]; then
     done
     if [ "${EMPTY:-0}" = 1 ]; then
         echo "" >"$tmp/empty.txt"
-        measure search-empty "$tomek" --quiet fourow score "$tmp/empty.txt" --timing \
-            --threads 1 --table "$table"
-        read -r _ score nodes _ <"$tmp/search-empty.out"
         echo
-        echo "empty 7x6 board: score $score, $nodes nodes, $secs s, $(mb "$peak_kb")"
+        for threads in "$(nproc)" 1; do
+            measure "search-empty-$threads" "$tomek" --quiet fourow score "$tmp/empty.txt" \
+                --timing --threads "$threads" --table "$table"
+            read -r _ score nodes _ <"$tmp/search-empty-$threads.out"
+            echo "empty 7x6 board, $threads thread(s): score $score, $nodes nodes, $secs s," \
+                "$(mb "$peak_kb")"
+        done
     fi
 fi
 
