@@ -357,7 +357,7 @@ impl Search<'_> {
         let shape = self.shape;
         // Moves by the threats they leave us (the more, the likelier it is best), central
         // columns first among equals.
-        let mut moves = [(0u32, 0u64); MAX_COLS];
+        let mut moves = [(0u32, 0u64); 2 * MAX_COLS];
         let mut len = 0;
         for &col in self.order {
             let cell = safe & shape.column(col);
@@ -394,16 +394,20 @@ impl Search<'_> {
             }
         }
         let share = self.busy.filter(|_| self.area - n >= SHARE_EMPTY);
-        let mut deferred = [0u64; MAX_COLS];
-        let mut put_off = 0;
-        for (i, &(_, cell)) in moves[..len].iter().enumerate() {
+        // Moves put off while another thread searches them go once more to the end of the list,
+        // and are searched there whoever else is at them.
+        let mut end = len;
+        let mut i = 0;
+        while i < end {
+            let cell = moves[i].1;
             let child = b.play_cell(cell);
-            let r = match share {
+            let r = match share.filter(|_| i < len) {
                 Some(busy) => {
                     let k = child.key();
                     if i > 0 && busy.holds(k) {
-                        deferred[put_off] = cell;
-                        put_off += 1;
+                        moves[end].1 = cell;
+                        end += 1;
+                        i += 1;
                         continue;
                     }
                     busy.enter(k);
@@ -413,17 +417,7 @@ impl Search<'_> {
                 }
                 None => -self.negamax(child, -beta, -alpha),
             };
-            if self.stopped() {
-                return 0;
-            }
-            if r >= beta {
-                self.table.put(key, r, ceiling);
-                return r;
-            }
-            alpha = alpha.max(r);
-        }
-        for &cell in &deferred[..put_off] {
-            let r = -self.negamax(b.play_cell(cell), -beta, -alpha);
+            i += 1;
             if self.stopped() {
                 return 0;
             }
