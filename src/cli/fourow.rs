@@ -135,7 +135,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub table: u64,
-    /// Search threads (default: one per core).
+    /// Search threads (default: one per core): `score` shares its lines among them (a single
+    /// line gets them all), `explain` its columns.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
 }

@@ -63,12 +63,12 @@ impl Busy {
 
     fn new() -> Busy {
         Busy {
-            slots: (0..1 << Self::BITS).map(|_| AtomicU64::new(0)).collect(),
+            slots: crate::fourow::pages::table(1 << Self::BITS, || AtomicU64::new(0)),
         }
     }
 
     fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS)) as usize]
+        &self.slots[(super::table::hash(key) >> (64 - Self::BITS)) as usize]
     }
 
     fn holds(&self, key: u64) -> bool {

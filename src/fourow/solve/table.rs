@@ -34,6 +34,12 @@ const MIN_BITS: u32 = 14;
 
 const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
 
+/// A key's hash: the key times an odd constant, a bijection whose top bits are well mixed.
+#[inline]
+pub(super) fn hash(key: u64) -> u64 {
+    key.wrapping_mul(MULTIPLIER)
+}
+
 impl Table {
     /// A table of at most `bytes` bytes (at least 2^14 slots, 128 KiB): a power of two of
     /// slots, on large pages where the system offers them (a probe would otherwise miss the
@@ -80,7 +86,7 @@ impl Table {
     /// The slot of `key` and what the slot stores to recognise it.
     #[inline]
     fn place(&self, key: u64) -> (usize, u64) {
-        let h = key.wrapping_mul(MULTIPLIER);
+        let h = hash(key);
         (
             (h >> (64 - self.bits)) as usize,
             (h << self.bits) >> self.bits,
