@@ -1,12 +1,13 @@
-//! The search: negamax with alpha-beta pruning over [`Board`]s, a [`Table`] of proven bounds,
+//! The search: negamax with alpha-beta pruning over [`Board`]s, [`Table`]s of proven bounds,
 //! moves ordered by the threats they make, and at the root a series of null-window probes
-//! that halve the range of possible scores until one is left.
+//! that narrow the range of possible scores until one is left.
 //!
 //! The search never plays a move that lets the opponent win at once (see
 //! [`Board::safe_moves`]), which prunes most of the tree near the end of a game; and it bounds
 //! every score by what is still possible from the number of chips on the board, which closes
-//! windows before any move is tried. Null windows cut more than wide ones, and probes around
-//! 0 first settle the outcome (win, draw or loss), which is the cheapest question.
+//! windows before any move is tried. Null windows cut more than wide ones. The first probe
+//! settles the outcome (win, draw or loss), and the next ones step away from 0: scores far
+//! from 0 are rare early in a game, where probes are dear, and cheap to reach late.
 
 use super::Score;
 use super::board::{Board, Shape};
@@ -25,6 +26,8 @@ use std::sync::{Arc, Mutex};
 /// store nothing after that. Scores are the same on any number of threads; node counts are not.
 pub struct Solver {
     table: Arc<Table>,
+    /// The table of positions near the end of the game (see [`NEAR_EMPTY`]).
+    near: Arc<Table>,
     threads: usize,
     shape: Option<Shape>,
     /// Columns from the centre outwards: central columns take part in more lines, so trying
@@ -47,6 +50,17 @@ const MIRROR_BELOW: i32 = 22;
 /// searching any: one of them may already be known to refute the window. Smaller subtrees are
 /// cheaper to search than to look up first.
 const CUT_FROM_CHILDREN_EMPTY: i32 = 18;
+
+/// Positions with fewer empty cells than this keep their bounds in a table of [`NEAR_BYTES`],
+/// apart from the big one. A look-up in a table far bigger than the processor's cache waits for
+/// memory nearly every time, and that wait is most of the search's time. The many positions
+/// near the end of the game have small subtrees, and the transpositions that meet them again
+/// mostly lie close by in the tree, so a table that stays in the cache keeps most of their hits
+/// at a fraction of the wait, and leaves the big table to positions whose subtrees are dear.
+const NEAR_EMPTY: i32 = 12;
+
+/// The size of the table of positions near the end: about what one core's cache holds.
+pub const NEAR_BYTES: usize = 1 << 20;
 
 /// Threads announce the positions they search, and put off those others search, only where at
 /// least this many cells are empty: smaller subtrees are cheaper to search twice.
@@ -87,16 +101,18 @@ impl Busy {
 }
 
 impl Solver {
-    /// A searcher whose table takes about `table_bytes` bytes.
+    /// A searcher whose table takes about `table_bytes` bytes (and [`NEAR_BYTES`] more for the
+    /// positions near the end).
     pub fn new(table_bytes: usize) -> Solver {
         Solver::with_threads(table_bytes, 1)
     }
 
-    /// A searcher that puts `threads` threads on every position, sharing a table of about
-    /// `table_bytes` bytes.
+    /// A searcher that puts `threads` threads on every position, sharing tables of about
+    /// `table_bytes` bytes (and [`NEAR_BYTES`] more).
     pub fn with_threads(table_bytes: usize, threads: usize) -> Solver {
         Solver {
             table: Arc::new(Table::new(table_bytes)),
+            near: Arc::new(Table::new(NEAR_BYTES)),
             threads: threads.max(1),
             shape: None,
             order: Vec::new(),
@@ -109,6 +125,7 @@ impl Solver {
     fn sharing(&self) -> Solver {
         Solver {
             table: Arc::clone(&self.table),
+            near: Arc::clone(&self.near),
             threads: 1,
             shape: self.shape,
             order: self.order.clone(),
@@ -116,10 +133,11 @@ impl Solver {
         }
     }
 
-    /// Has the system back the whole table now, so that the times of the positions searched
-    /// next do not include the first touch of its pages.
+    /// Has the system back the whole of both tables now, so that the times of the positions
+    /// searched next do not include the first touch of their pages.
     pub fn back_table(&self) {
         self.table.back_every_page();
+        self.near.back_every_page();
     }
 
     /// Positions visited by the search since the searcher was made, over all its threads.
@@ -134,6 +152,7 @@ impl Solver {
             return;
         }
         self.table.clear();
+        self.near.clear();
         self.shape = Some(shape);
         let cols = shape.cols();
         self.order = (0..cols)
@@ -172,14 +191,9 @@ impl Solver {
         let mut min = -(area - n) / 2;
         let mut max = (area + 1 - n) / 2;
         while min < max {
-            // Probe the middle of the range, but nearer 0 while the range spans it: the sign
-            // is cheap to learn and halves the range just as well.
-            let mut probe = min + (max - min) / 2;
-            if probe <= 0 && min / 2 < probe {
-                probe = min / 2;
-            } else if probe >= 0 && max / 2 > probe {
-                probe = max / 2;
-            }
+            // The value of the range nearest 0: is it a win, then a win before the last chip, …
+            // (each result is a bound, which may skip several values).
+            let probe = 0.clamp(min, max - 1);
             let r = self.probe(b, probe);
             if r <= probe {
                 max = r;
@@ -238,7 +252,7 @@ impl Solver {
     /// `v`: a result at most `v` bounds the score from above, one above `v` from below.
     fn probe(&mut self, b: Board, v: i32) -> i32 {
         let shape = b.shape();
-        let (table, order) = (&*self.table, &self.order[..]);
+        let (table, near, order) = (&*self.table, &*self.near, &self.order[..]);
         let mirror_below = if shape.mirror(b.key()) == b.key() {
             MIRROR_BELOW
         } else {
@@ -246,6 +260,7 @@ impl Solver {
         };
         let search = |busy, stop| Search {
             table,
+            near,
             busy,
             stop,
             order,
@@ -287,6 +302,8 @@ impl Solver {
 /// One thread's search of one probe.
 struct Search<'a> {
     table: &'a Table,
+    /// The table of positions of fewer than [`NEAR_EMPTY`] empty cells.
+    near: &'a Table,
     /// Positions the threads are searching, when several threads share the probe.
     busy: Option<&'a Busy>,
     /// Set when another thread has finished the probe.
@@ -299,7 +316,7 @@ struct Search<'a> {
     nodes: u64,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
     /// The key `b` (of `n` chips) is known by in the table.
     #[inline]
     fn lookup_key(&self, b: Board, n: i32) -> u64 {
@@ -308,6 +325,16 @@ impl Search<'_> {
             key.min(self.shape.mirror(key))
         } else {
             key
+        }
+    }
+
+    /// The table that keeps positions of `n` chips.
+    #[inline]
+    fn table(&self, n: i32) -> &'a Table {
+        if self.area - n < NEAR_EMPTY {
+            self.near
+        } else {
+            self.table
         }
     }
 
@@ -337,7 +364,8 @@ impl Search<'_> {
         let floor = -(self.area - 2 - n) / 2;
         let ceiling = (self.area - 1 - n) / 2;
         let key = self.lookup_key(b, n);
-        let (lower, upper) = match self.table.get(key) {
+        let table = self.table(n);
+        let (lower, upper) = match table.get(key) {
             Some((lo, hi)) => (floor.max(lo), ceiling.min(hi)),
             None => (floor, ceiling),
         };
@@ -366,7 +394,7 @@ impl Search<'_> {
             }
             // The child's slot is on its way into the cache while the moves are sorted and
             // the earlier ones searched: a table far bigger than the cache costs a miss a node.
-            self.table
+            self.table(n + 1)
                 .prefetch(self.lookup_key(b.play_cell(cell), n + 1));
             let threats = shape
                 .winning_cells(b.current() | cell, b.mask() | cell)
@@ -385,10 +413,10 @@ impl Search<'_> {
             // (the children's slots were fetched above).
             for &(_, cell) in &moves[..len] {
                 let child = self.lookup_key(b.play_cell(cell), n + 1);
-                if let Some((_, upper)) = self.table.get(child)
+                if let Some((_, upper)) = self.table(n + 1).get(child)
                     && -upper >= beta
                 {
-                    self.table.put(key, -upper, ceiling);
+                    table.put(key, -upper, ceiling);
                     return -upper;
                 }
             }
@@ -422,15 +450,15 @@ impl Search<'_> {
                 return 0;
             }
             if r >= beta {
-                self.table.put(key, r, ceiling);
+                table.put(key, r, ceiling);
                 return r;
             }
             alpha = alpha.max(r);
         }
         if alpha > first_alpha {
-            self.table.put(key, alpha, alpha);
+            table.put(key, alpha, alpha);
         } else {
-            self.table.put(key, floor, alpha);
+            table.put(key, floor, alpha);
         }
         alpha
     }
