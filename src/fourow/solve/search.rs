@@ -57,7 +57,7 @@ const CUT_FROM_CHILDREN_EMPTY: i32 = 18;
 /// near the end of the game have small subtrees, and the transpositions that meet them again
 /// mostly lie close by in the tree, so a table that stays in the cache keeps most of their hits
 /// at a fraction of the wait, and leaves the big table to positions whose subtrees are dear.
-const NEAR_EMPTY: i32 = 12;
+const NEAR_EMPTY: i32 = 14;
 
 /// The size of the table of positions near the end: about what one core's cache holds.
 pub const NEAR_BYTES: usize = 1 << 20;
@@ -384,8 +384,9 @@ impl<'a> Search<'a> {
 
         let shape = self.shape;
         // Moves by the threats they leave us (the more, the likelier it is best), central
-        // columns first among equals.
-        let mut moves = [(0u32, 0u64); 2 * MAX_COLS];
+        // columns first among equals: `threats << 8 | column`, small so that the array costs
+        // little to clear at every node.
+        let mut moves = [0u16; 2 * MAX_COLS];
         let mut len = 0;
         for &col in self.order {
             let cell = safe & shape.column(col);
@@ -398,20 +399,21 @@ impl<'a> Search<'a> {
                 .prefetch(self.lookup_key(b.play_cell(cell), n + 1));
             let threats = shape
                 .winning_cells(b.current() | cell, b.mask() | cell)
-                .count_ones();
+                .count_ones() as u16;
             let mut i = len;
-            while i > 0 && moves[i - 1].0 < threats {
+            while i > 0 && moves[i - 1] >> 8 < threats {
                 moves[i] = moves[i - 1];
                 i -= 1;
             }
-            moves[i] = (threats, cell);
+            moves[i] = threats << 8 | col as u16;
             len += 1;
         }
 
         if self.area - n >= CUT_FROM_CHILDREN_EMPTY {
             // A child the table already bounds low enough cuts this node before any search
             // (the children's slots were fetched above).
-            for &(_, cell) in &moves[..len] {
+            for &m in &moves[..len] {
+                let cell = safe & shape.column(u32::from(m & 0xff));
                 let child = self.lookup_key(b.play_cell(cell), n + 1);
                 if let Some((_, upper)) = self.table(n + 1).get(child)
                     && -upper >= beta
@@ -427,13 +429,13 @@ impl<'a> Search<'a> {
         let mut end = len;
         let mut i = 0;
         while i < end {
-            let cell = moves[i].1;
+            let cell = safe & shape.column(u32::from(moves[i] & 0xff));
             let child = b.play_cell(cell);
             let r = match share.filter(|_| i < len) {
                 Some(busy) => {
                     let k = child.key();
                     if i > 0 && busy.holds(k) {
-                        moves[end].1 = cell;
+                        moves[end] = moves[i];
                         end += 1;
                         i += 1;
                         continue;
