@@ -1218,7 +1218,7 @@ fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
         tomek::output::plural(mismatches as u64, "mismatch", "mismatches"),
         time.as_secs_f64() * 1e6 / count as f64,
         grouped(u128::from(nodes) / count as u128),
-        tomek::output::plural(threads as u64, "thread", "threads"),
+        tomek::output::plural((threads * per_position) as u64, "thread", "threads"),
     );
     Ok(if mismatches > 0 {
         ExitCode::from(1)

@@ -423,6 +423,13 @@ fn score_prints_each_line_and_counts_mismatches() {
         .code(1)
         .stderr(predicates::str::contains(":1: `"))
         .stderr(predicates::str::contains("1 position, 1 mismatch,"));
+    // A single line gets every thread, and the summary says so.
+    tomek()
+        .args(["--quiet", "fourow", "score", "--threads", "2"])
+        .arg(f.path())
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("per position (2 threads)"));
 }
 
 #[test]
