@@ -32,9 +32,10 @@
 #   SEARCH=1       also time the search for exact scores (`fourow score`) on the test sets of
 #                  tests/data/fourow (scripts/fourow-positions.sh): per band, the mean time and
 #                  nodes per position on one thread, and the wall time on one thread and on
-#                  every core; every score checked against the set's
+#                  every core; every score checked against the set's; then the three
+#                  slowest early positions, each alone on every core
 #   EMPTY=1        with SEARCH=1: also solve the empty 7x6 board once, on every core (every
-#                  thread on the one position), then on one thread (a few minutes each)
+#                  thread on the one position), then on one thread (about a minute each)
 #   TABLE=64       MiB of transposition table for the search
 #   STRONG=1       also solve the small boards strongly (`fourow count --method bdd --values`),
 #                  4x4 to 6x4, 5x5 and 4x6, once each: wall time, peak memory, the slowest ply,
@@ -70,8 +71,9 @@ tomek=$root/target/release/tomek
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# measure NAME CMD...: runs CMD $runs times (output to $tmp/NAME.out) and sets $secs and
-# $peak_kb to the fastest run's wall time and that run's peak memory.
+# measure NAME CMD...: runs CMD $runs times (output to $tmp/NAME.out, errors to $tmp/NAME.err,
+# shown if it fails) and sets $secs and $peak_kb to the fastest run's wall time and that run's
+# peak memory.
 measure() {
     local name=$1
     shift
@@ -79,7 +81,11 @@ measure() {
     peak_kb=""
     local i s m
     for ((i = 0; i < runs; i++)); do
-        /usr/bin/time -f "%e %M" -o "$tmp/$name.time" "$@" >"$tmp/$name.out"
+        if ! /usr/bin/time -f "%e %M" -o "$tmp/$name.time" "$@" >"$tmp/$name.out" \
+            2>"$tmp/$name.err"; then
+            cat "$tmp/$name.err" >&2
+            exit 1
+        fi
         read -r s m <"$tmp/$name.time"
         if [ -z "$secs" ] || awk -v a="$s" -v b="$secs" 'BEGIN { exit !(a < b) }'; then
             secs=$s
@@ -264,20 +270,33 @@ if [ "${SEARCH:-0}" = 1 ]; then
         # The summary line is on standard error: "N positions, M mismatches, mean T µs
         # and K nodes per position (...)".
         /usr/bin/time -f "%e" -o "$tmp/search-$band-1.time" "$tomek" --quiet fourow score \
-            "$set_file" --threads 1 --table "$table" >/dev/null 2>"$tmp/search-$band-1.err"
+            "$set_file" --threads 1 --table "$table" --timing >"$tmp/search-$band-1.out" \
+            2>"$tmp/search-$band-1.err"
         one=$(cat "$tmp/search-$band-1.time")
         read -r n mean nodes < <(awk '/positions,/ {
                 gsub(",", "", $9); print $1, $6, $9 }' "$tmp/search-$band-1.err")
         measure "search-$band-all" "$tomek" --quiet fourow score "$set_file" --table "$table"
         printf '%-8s %9s %12s %12s %10s %10s\n' "$band" "$n" "$mean" "$nodes" "$one" "$secs"
     done
+    if [ -f "$tmp/search-begin-1.out" ]; then
+        # The three slowest early positions on one thread, each alone on every core.
+        echo
+        echo "The slowest early positions: one thread, then every thread on the one position"
+        sort -k4,4n "$tmp/search-begin-1.out" | tail -n 3 | while read -r moves score _ us; do
+            echo "$moves" >"$tmp/hard.txt"
+            measure search-hard "$tomek" --quiet fourow score "$tmp/hard.txt" --table "$table"
+            awk -v m="$moves" -v s="$score" -v us="$us" -v all="$secs" 'BEGIN {
+                printf "%-10s score %3s   1 thread %7.2f s   all %7.2f s\n", m, s, us / 1e6, all }'
+        done
+    fi
     if [ "${EMPTY:-0}" = 1 ]; then
         echo "" >"$tmp/empty.txt"
         echo
         for threads in "$(nproc)" 1; do
             measure "search-empty-$threads" "$tomek" --quiet fourow score "$tmp/empty.txt" \
                 --timing --threads "$threads" --table "$table"
-            read -r _ score nodes _ <"$tmp/search-empty-$threads.out"
+            # The line is " SCORE NODES MICROSECONDS" (no moves): read drops the blank.
+            read -r score nodes _ <"$tmp/search-empty-$threads.out"
             echo "empty 7x6 board, $threads thread(s): score $score, $nodes nodes, $secs s," \
                 "$(mb "$peak_kb")"
         done

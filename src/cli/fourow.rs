@@ -131,7 +131,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "H", default_value_t = 6,
           value_parser = clap::value_parser!(u32).range(1..=63))]
     pub rows: u32,
-    /// Memory for the transposition tables, in MiB, shared among the threads.
+    /// Memory for the transposition table, in MiB, shared among the threads (plus 1 MiB for
+    /// the positions near the end of the game).
     #[arg(long, value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub table: u64,
