@@ -4,11 +4,19 @@
 # score`, in the three bands of the field: end (more than 28 chips), middle (14 to 28) and
 # begin (fewer than 14). The same seeds give the same files on every machine.
 #
-# Usage: scripts/fourow-positions.sh
+# Every recorded score is then checked by a second search written apart from tomek's
+# (tests/it/fourow_reference.rs): the end and middle sets in seconds (the default tests do the
+# same), the begin set in about a minute. `--check` checks the committed files without rebuilding them.
+#
+# Usage: scripts/fourow-positions.sh [--check]
 # Environment:
 #   END=200 MIDDLE=100 BEGIN=20   positions in each band
 set -euo pipefail
 
+if [ $# -gt 1 ] || { [ $# -eq 1 ] && [ "$1" != "--check" ]; }; then
+    echo "usage: scripts/fourow-positions.sh [--check]" >&2
+    exit 2
+fi
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 cd "$root"
 cargo build --release --quiet
@@ -23,6 +31,9 @@ band() {
     echo "$out/$1.txt: $2 positions of $3 chips"
 }
 
-band end "${END:-200}" 29-41 1
-band middle "${MIDDLE:-100}" 14-28 2
-band begin "${BEGIN:-20}" 6-13 3
+if [ "${1:-}" != "--check" ]; then
+    band end "${END:-200}" 29-41 1
+    band middle "${MIDDLE:-100}" 14-28 2
+    band begin "${BEGIN:-20}" 6-13 3
+fi
+cargo test --release --quiet --test it fourow_reference -- --include-ignored --nocapture

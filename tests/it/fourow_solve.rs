@@ -12,16 +12,16 @@ use tomek::fourow::solve::{Board, Score, Shape, Solver, parse_line, parse_moves}
 
 /// A board as rows of cells: 0 empty, 1 the first player, 2 the second.
 #[derive(Clone, PartialEq, Eq, Hash)]
-struct Grid {
+pub(crate) struct Grid {
     cols: usize,
     rows: usize,
     cells: Vec<u8>,
-    heights: Vec<usize>,
+    pub(crate) heights: Vec<usize>,
     played: usize,
 }
 
 impl Grid {
-    fn new(cols: usize, rows: usize) -> Grid {
+    pub(crate) fn new(cols: usize, rows: usize) -> Grid {
         Grid {
             cols,
             rows,
@@ -31,7 +31,7 @@ impl Grid {
         }
     }
 
-    fn from_moves(moves: &str, cols: usize, rows: usize) -> Grid {
+    pub(crate) fn from_moves(moves: &str, cols: usize, rows: usize) -> Grid {
         let mut g = Grid::new(cols, rows);
         for c in moves.bytes() {
             g.drop_chip(usize::from(c - b'1'));
@@ -45,7 +45,7 @@ impl Grid {
     }
 
     /// Drops the mover's chip into `col`; true when it makes four in a line.
-    fn drop_chip(&mut self, col: usize) -> bool {
+    pub(crate) fn drop_chip(&mut self, col: usize) -> bool {
         let row = self.heights[col];
         let who = 1 + (self.played % 2) as u8;
         self.cells[row * self.cols + col] = who;
@@ -74,7 +74,7 @@ impl Grid {
 
     /// The score of an open position by full minimax: every move, to the end of the game.
     /// With a memo of every position met, fast enough for whole small boards.
-    fn minimax(&mut self, mut memo: Option<&mut HashMap<Vec<u8>, i32>>) -> i32 {
+    pub(crate) fn minimax(&mut self, mut memo: Option<&mut HashMap<Vec<u8>, i32>>) -> i32 {
         if self.played == self.area() {
             return 0;
         }
@@ -498,4 +498,55 @@ fn empty_small_boards_have_the_published_outcomes() {
         let s = Solver::new(16 << 20).solve(Board::new(shape(cols, rows)));
         assert_eq!(s.0.signum(), sign, "{cols}×{rows} scores {s}");
     }
+}
+
+/// The file reader of `fourow score` as a whole process: files of late positions (cheap to
+/// score) with bytes inserted, removed and replaced, invalid UTF-8 and line endings among them.
+/// Every run ends with a score (exit 0 or 1) or names the file and line it stopped at (exit 2),
+/// and none panics.
+#[test]
+fn mutated_score_files_are_scored_or_refused_with_their_line_never_a_panic() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let lines: Vec<String> = test_set("end")
+        .into_iter()
+        .filter(|(moves, _)| moves.len() >= 33)
+        .map(|(moves, score)| format!("{moves} {score}\n"))
+        .collect();
+    // No inserted line breaks: half a late position is an early one, dear to score.
+    let odd = [b'0', b'9', b' ', b'\r', b'\t', b'-', b'x', 0xff, 0xc3, 0];
+    let mut refused = 0;
+    for _ in 0..200 {
+        let mut bytes: Vec<u8> = (0..4)
+            .flat_map(|_| lines[rng.random_range(0..lines.len())].bytes())
+            .collect();
+        for _ in 0..rng.random_range(0..4) {
+            let at = rng.random_range(0..bytes.len());
+            match rng.random_range(0..3) {
+                0 => bytes.insert(at, odd[rng.random_range(0..odd.len())]),
+                1 => {
+                    bytes.remove(at);
+                }
+                _ => bytes[at] = b'1' + rng.random_range(0..9),
+            }
+        }
+        let mut f = tempfile::NamedTempFile::new().expect("a temporary file");
+        f.write_all(&bytes).expect("written");
+        let out = tomek()
+            .args(["--quiet", "fourow", "score", "--table", "1"])
+            .arg(f.path())
+            .output()
+            .expect("tomek runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let code = out.status.code();
+        assert!(
+            matches!(code, Some(0..=2)) && !stderr.contains("panicked"),
+            "{bytes:?}: exit {code:?}, {stderr}"
+        );
+        if code == Some(2) {
+            refused += 1;
+            let named = format!("{}:", f.path().display());
+            assert!(stderr.contains(&named), "{bytes:?}: {stderr}");
+        }
+    }
+    assert!(refused > 30, "only {refused} of 200 files refused");
 }

@@ -14,6 +14,7 @@ mod explain;
 mod fourow;
 mod fourow_bdd;
 mod fourow_count;
+mod fourow_reference;
 mod fourow_solve;
 mod fourow_values;
 mod games;
