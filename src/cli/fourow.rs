@@ -154,8 +154,18 @@ impl SearchArgs {
         )
     }
 
-    fn table_bytes(&self) -> usize {
-        usize::try_from(self.table << 20).unwrap_or(usize::MAX)
+    /// The table's bytes, once the system has shown it could give them: one it could never
+    /// back (more than its memory and swap) is an error here rather than an abort later.
+    fn table_bytes(&self) -> anyhow::Result<usize> {
+        let bytes = usize::try_from(self.table << 20).unwrap_or(usize::MAX);
+        if perfect::table::Table::try_new(bytes).is_err() {
+            anyhow::bail!(
+                "--table {}: the system cannot give {} MiB for the transposition table",
+                self.table,
+                self.table
+            );
+        }
+        Ok(bytes)
     }
 }
 
@@ -974,17 +984,13 @@ fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     } else {
         b.verdict()
     };
+    let table_bytes = args.search.table_bytes()?;
     let bar = super::progress::bar(
         (0..shape.cols()).filter(|&c| b.can_play(c)).count() as u64,
         "columns",
     );
     let started = std::time::Instant::now();
-    let a = perfect::analyze(
-        b,
-        args.search.threads(),
-        args.search.table_bytes(),
-        &|_, _| bar.inc(1),
-    );
+    let a = perfect::analyze(b, args.search.threads(), table_bytes, &|_, _| bar.inc(1));
     bar.finish_and_clear();
     let elapsed = started.elapsed();
     let to_move = match b.to_move() {
@@ -1162,10 +1168,10 @@ fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
         1 => (1, all_threads),
         n => (all_threads.min(n.max(1)), 1),
     };
-    let bar = super::progress::bar(queries.len() as u64, "positions");
     // Thread t scores lines t, t + threads, ... in order, each with its own table: the
     // assignment, and so the node counts, depend on the thread count only.
-    let per_thread = args.search.table_bytes() / threads;
+    let per_thread = args.search.table_bytes()? / threads;
+    let bar = super::progress::bar(queries.len() as u64, "positions");
     let results: Vec<Vec<Scored>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {

@@ -17,17 +17,27 @@ pub(crate) fn table<T>(len: usize, make: impl Fn() -> T) -> Vec<T> {
 ///
 /// All-zero bytes must be a valid `T` (integers, atomic integers, and structs of them).
 pub(crate) unsafe fn zeroed<T>(len: usize) -> Vec<T> {
+    // SAFETY: passed on from the caller.
+    unsafe { try_zeroed(len) }.unwrap_or_else(|layout| std::alloc::handle_alloc_error(layout))
+}
+
+/// [`zeroed`], or the layout the system refused (more than it will ever back).
+///
+/// # Safety
+///
+/// All-zero bytes must be a valid `T`.
+pub(crate) unsafe fn try_zeroed<T>(len: usize) -> Result<Vec<T>, std::alloc::Layout> {
     let layout = std::alloc::Layout::array::<T>(len).expect("table size");
     assert!(layout.size() > 0, "an empty table");
     // SAFETY: the layout has a non-zero size.
     let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
     if ptr.is_null() {
-        std::alloc::handle_alloc_error(layout);
+        return Err(layout);
     }
     large_pages(ptr, len);
     // SAFETY: the allocation comes from the global allocator with the layout of `len` values,
     // and the caller vouches that its zero bytes are valid values.
-    unsafe { Vec::from_raw_parts(ptr, len, len) }
+    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
 
 /// The tables are read at random all over gigabytes: with 4 KiB pages nearly every read

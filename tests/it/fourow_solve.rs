@@ -372,6 +372,30 @@ fn explain_names_the_illegal_move_and_exits_2() {
         .stderr(predicates::str::contains("move 1 (`5`)"));
 }
 
+/// A table no system could back (a mebibyte short of a tebibyte) is refused before any work,
+/// with exit 2, by both commands that search.
+#[test]
+fn a_table_the_system_cannot_give_exits_2() {
+    // A system set to grant every request (Linux's overcommit mode 1) refuses nothing.
+    let grants_all = std::fs::read_to_string("/proc/sys/vm/overcommit_memory")
+        .is_ok_and(|mode| mode.trim() == "1");
+    if grants_all {
+        return;
+    }
+    for args in [&["explain", "4444"][..], &["score", "-"][..]] {
+        tomek()
+            .args(["--quiet", "fourow"])
+            .args(args)
+            .args(["--table", "1048575"])
+            .write_stdin("44444\n")
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(
+                "--table 1048575: the system cannot give",
+            ));
+    }
+}
+
 #[test]
 fn explain_shows_board_verdict_score_columns_and_a_line() {
     let out = crate::harness::stdout_of(&["fourow", "explain", "1212121"]);

@@ -46,15 +46,22 @@ impl Table {
     /// TLB as well as the cache). The system backs a page when the search first reaches it,
     /// so a short search does not pay for a big table.
     pub fn new(bytes: usize) -> Table {
+        Table::try_new(bytes).unwrap_or_else(|layout| std::alloc::handle_alloc_error(layout))
+    }
+
+    /// [`Table::new`], or the layout the system refused: a size it could never back (more
+    /// than its memory and swap) is refused at once, so a command can say so and stop
+    /// instead of aborting.
+    pub fn try_new(bytes: usize) -> Result<Table, std::alloc::Layout> {
         let wanted = (bytes / SLOT_BYTES).max(1 << MIN_BITS);
         let bits = usize::BITS - 1 - wanted.leading_zeros();
         // SAFETY: an all-zero atomic integer is 0.
-        let slots = unsafe { crate::fourow::pages::zeroed::<AtomicU64>(1 << bits) };
-        Table {
+        let slots = unsafe { crate::fourow::pages::try_zeroed::<AtomicU64>(1 << bits) }?;
+        Ok(Table {
             slots,
             bits,
             used: AtomicBool::new(false),
-        }
+        })
     }
 
     /// Has the system back every page now, rather than when a search first reaches it: a
