@@ -226,7 +226,8 @@ testlib_path() {
 
 # The Polygon packages. testlib.h comes from p2d's wheel (Polygon gives it to every problem).
 # 1. What Polygon checks itself: the validator and the checker on their own tests, every test
-#    file valid (scripts/check-polygon-tests.py).
+#    file valid; then the checker proved on near misses of the answers of every test but the
+#    biggest, varied at lines throughout (scripts/check-polygon-tests.py).
 # 2. p2d converts each package to a Kattis/DOMjudge package. It leaves out what it does not
 #    convert: the statement (it takes only a PDF) and the input validator; both are put in from
 #    the Polygon package, the statement assembled from its sections (problem-properties.json)

@@ -1,5 +1,5 @@
 //! `tomek package` and `tomek fourow package`: a whole problem as a problem package (Kattis
-//! legacy, ICPC 2025-09 or DOMjudge), as a directory and optionally a ZIP archive.
+//! legacy, ICPC 2025-09, Polygon or DOMjudge), as a directory and optionally a ZIP archive.
 
 use anyhow::Context;
 use std::io::Write;
