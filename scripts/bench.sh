@@ -249,15 +249,62 @@ section_generate() {
     record "tomek generate -o PREFIX, replacing them" "$gen_over_s" "$solve_over_s"
 }
 
-# Building each problem package with its default sizes (target: under 2 s each), written to
-# a new directory every run.
+# Building each problem package in every format with its default sizes (target: under 2 s
+# each), written to a new directory every run; each row says pass or fail against the target.
+# Then the run times the time limits are derived from (src/package/tictactoe.rs and fourow.rs,
+# `timing`): every Python submission of the legacy packages, once each, on the biggest test
+# file, against the figures the packages are built with.
 section_package() {
-    local dir="$WORK/pkg" tomek_s fourow_s
-    echo "== package: both problem packages, default sizes"
-    tomek_s="$(best_time_fresh "$dir" "$TOMEK" package -o "$dir")"
-    fourow_s="$(best_time_fresh "$dir" "$TOMEK" fourow package -o "$dir")"
-    record "tomek package -o DIR (target < 2 s)" "$tomek_s" "$tomek_s"
-    record "tomek fourow package -o DIR (target < 2 s)" "$fourow_s" "$tomek_s"
+    local dir="$WORK/pkg" f p t verdict failed=0
+    echo "== package: both problems in every format, default sizes (target < 2 s each)"
+    for f in legacy 2025-09 polygon domjudge; do
+        for p in tomek fourow; do
+            if [[ "$p" == tomek ]]; then
+                t="$(best_time_fresh "$dir $dir.zip" "$TOMEK" package --format "$f" -o "$dir")"
+            else
+                t="$(best_time_fresh "$dir $dir.zip" "$TOMEK" fourow package --format "$f" -o "$dir")"
+            fi
+            verdict="$(awk -v t="$t" 'BEGIN { print (t < 2 ? "pass" : "FAIL") }')"
+            [[ "$verdict" == pass ]] || failed=1
+            record "package $p --format $f: $verdict (< 2 s)" "$t" 2
+        done
+    done
+    [[ "$failed" -eq 0 ]] || echo "   some package took 2 s or more"
+    package_timing
+}
+
+# package_timing: the slowest accepted and the slowest wrong Python run on Tomek's big uniform
+# file (50,000 boards) and on every Four in a row file, as the limits' constants assume
+# (Tomek: 0.1 s + 13 µs a board accepted, 0.1 s + 19 µs wrong: 0.75 s and 1.05 s; Four in a
+# row: 0.2 s for every run). Each program runs once.
+package_timing() {
+    local pk="$WORK/timing" sub t ac wrong kind file case
+    rm -rf "$pk"
+    mkdir -p "$pk"
+    "$TOMEK" package -o "$pk/tomek" >/dev/null
+    "$TOMEK" fourow package -o "$pk/fourow" >/dev/null
+    echo "== package: the run times behind the time limits (python3 on the biggest files)"
+    for case in tomek/data/secret/05-uniform fourow/data/secret/01-mixed fourow/data/secret/02-full-boards; do
+        ac=0
+        wrong=0
+        for kind in accepted wrong_answer; do
+            for file in "$pk/${case%%/*}/submissions/$kind"/*.py; do
+                t="$(RUNS=1 best_time bash -c 'python3 "$1" <"$2" >/dev/null' _ "$file" "$pk/$case.in")"
+                if [[ "$kind" == accepted ]]; then
+                    ac="$(awk -v a="$ac" -v t="$t" 'BEGIN { print (t > a ? t : a) }')"
+                else
+                    wrong="$(awk -v a="$wrong" -v t="$t" 'BEGIN { print (t > a ? t : a) }')"
+                fi
+            done
+        done
+        printf '   %-36s slowest accepted %s s, slowest wrong %s s\n' "$case" "$ac" "$wrong"
+        if [[ "$case" == tomek/* ]]; then
+            record "timing tomek accepted (assumed 0.75 s)" "$ac" 0.75
+            record "timing tomek wrong (assumed 1.05 s)" "$wrong" 1.05
+        else
+            record "timing fourow ${case##*/} (assumed 0.2 s)" "$(awk -v a="$ac" -v w="$wrong" 'BEGIN { print (a > w ? a : w) }')" 0.2
+        fi
+    done
 }
 
 # SQL over the state space (tomek query), against the statistics it must agree with, and

@@ -5,17 +5,23 @@ Usage: scripts/check-domjudge-zip.py PROBLEM.zip [LEGACY_DIR]
 
 What the import reads, and so what is checked:
 - `domjudge-problem.ini` at the archive's root: `key = value` lines (`;` comments), keys from
-  the importer's list, `probid` a short name, `timelimit` a positive number of seconds;
+  the importer's list (the problem's `name`, `timelimit`, `special_run`, `special_compare`,
+  `externalid`; the contest's `short-name`, `color`, `points`, `allow_submit`,
+  `allow_judge`), `externalid` and `short-name` a short name, `timelimit` a positive number of
+  seconds;
 - `problem.yaml` at the root (name, limits, validator_flags for the default comparator);
 - `data/sample/` and `data/secret/`: every `.in` with its `.ans`, nothing else but `.desc`;
-- `submissions/<folder>/<file>`: folders named for a verdict, files of a known language, and an
-  `@EXPECTED_RESULTS@:` tag (a comma-separated list of DOMjudge results) in a comment near the
-  top that agrees with the folder;
+- `submissions/<folder>/<file>`: files of a known language, each with an `@EXPECTED_RESULTS@:`
+  tag (a comma-separated list of DOMjudge results) in a comment near the top; in a folder named
+  for a verdict the tag agrees with the folder, in any other folder the tag alone says what the
+  program must get;
 - no directory entry that is not a prefix of a file, all paths relative, no `..`.
 
 With LEGACY_DIR (the legacy package of the same problem, which problemtools judged), every
 jury submission must be that package's, byte for byte, but for the tag line: so the verdicts
-problemtools gave are the ones DOMjudge will expect.
+problemtools gave are the ones DOMjudge will expect. A submission outside the verdict folders
+is looked up by its file name in LEGACY_DIR's verdict folders, and its tag must agree with the
+folder it is found in there.
 
 Exits 0 and prints a summary when the archive passes, 1 with every problem found otherwise.
 """
@@ -26,8 +32,8 @@ import sys
 import zipfile
 
 INI_KEYS = {
-    "probid", "name", "timelimit", "special_run", "special_compare", "color",
-    "points", "externalid", "allow_submit", "allow_judge",
+    "name", "timelimit", "special_run", "special_compare", "externalid",
+    "short-name", "color", "points", "allow_submit", "allow_judge",
 }
 RESULTS = {
     "CORRECT", "WRONG-ANSWER", "TIMELIMIT", "RUN-ERROR", "COMPILER-ERROR", "NO-OUTPUT",
@@ -68,8 +74,9 @@ def main():
         for k in ini:
             if k not in INI_KEYS:
                 problems.append("domjudge-problem.ini: unknown key %s" % k)
-        if not re.fullmatch(r"[a-z0-9]+", ini.get("probid", "")):
-            problems.append("domjudge-problem.ini: probid is not a short name")
+        for key in ("externalid", "short-name"):
+            if not re.fullmatch(r"[a-z0-9]+", ini.get(key, "")):
+                problems.append("domjudge-problem.ini: %s is not a short name" % key)
         try:
             if float(ini.get("timelimit", "")) <= 0:
                 raise ValueError
@@ -101,8 +108,8 @@ def main():
         if not f.startswith("submissions/"):
             continue
         parts = f.split("/")
-        if len(parts) != 3 or parts[1] not in FOLDERS:
-            problems.append("submission outside a verdict folder: %s" % f)
+        if len(parts) != 3:
+            problems.append("submission not in a folder of submissions/: %s" % f)
             continue
         ext = os.path.splitext(f)[1]
         if ext not in LANGUAGES:
@@ -115,11 +122,21 @@ def main():
         results = {r.strip() for r in tags[0].group(1).split(",")}
         if not results <= RESULTS:
             problems.append("%s: unknown results %s" % (f, sorted(results - RESULTS)))
-        if not results & FOLDERS[parts[1]]:
+        if parts[1] in FOLDERS and not results & FOLDERS[parts[1]]:
             problems.append("%s: the tag %s disagrees with the folder" % (f, sorted(results)))
         subs.setdefault(parts[1], []).append(f)
         if len(sys.argv) == 3:
             legacy = os.path.join(sys.argv[2], f)
+            if parts[1] not in FOLDERS:
+                found = [d for d in FOLDERS if os.path.isfile(
+                    os.path.join(sys.argv[2], "submissions", d, parts[2]))]
+                if len(found) != 1:
+                    problems.append("%s is in no verdict folder of the legacy package" % f)
+                    continue
+                if not results & FOLDERS[found[0]]:
+                    problems.append("%s: the tag %s disagrees with the legacy package's %s"
+                                    % (f, sorted(results), found[0]))
+                legacy = os.path.join(sys.argv[2], "submissions", found[0], parts[2])
             if not os.path.isfile(legacy):
                 problems.append("%s is not in the legacy package" % f)
             else:
@@ -132,9 +149,19 @@ def main():
         for p in problems:
             print("check-domjudge-zip: %s: %s" % (sys.argv[1], p), file=sys.stderr)
         return 1
-    print("%s: probid %s, timelimit %s s, %d test cases, %s; every tag agrees with its folder"
-          % (os.path.basename(sys.argv[1]), ini.get("probid"), ini.get("timelimit"), cases,
-             ", ".join("%d %s" % (len(v), k) for k, v in sorted(subs.items()))))
+    tags = {}
+    for k, v in subs.items():
+        for f in v:
+            tag = TAG.search("".join(z.read(f).decode("utf-8").splitlines(True)[:5])).group(1)
+            tags.setdefault(tag, []).append(f)
+    print("%s: short-name %s, externalid %s, timelimit %s s, %d test cases, %s; tags %s; every "
+          "tag agrees with its folder%s"
+          % (os.path.basename(sys.argv[1]), ini.get("short-name"), ini.get("externalid"),
+             ini.get("timelimit"), cases,
+             ", ".join("%d %s" % (len(v), k) for k, v in sorted(subs.items())),
+             ", ".join("%s %d" % (k, len(v)) for k, v in sorted(tags.items())),
+             " (or, outside the verdict folders, with the legacy package's)"
+             if len(sys.argv) == 3 else ""))
     return 0
 
 

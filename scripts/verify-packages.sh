@@ -113,8 +113,12 @@ verify() {
         parts+=(statement)
     fi
     echo "== verifyproblem $name (parts: ${parts[*]})"
-    local status=0
-    XDG_CONFIG_HOME="$CONFIG" "$VENV/bin/verifyproblem" -p "${parts[@]}" -- "$dir" >"$log" 2>&1 || status=$?
+    local status=0 fixed=()
+    # The limit the package states (.timelimit), which the legacy problem.yaml cannot hold.
+    if [[ -f "$dir/.timelimit" ]]; then
+        fixed=(--fixed_timelim "$(cat "$dir/.timelimit")")
+    fi
+    XDG_CONFIG_HOME="$CONFIG" "$VENV/bin/verifyproblem" "${fixed[@]}" -p "${parts[@]}" -- "$dir" >"$log" 2>&1 || status=$?
     local failed=0
     if [[ "$status" -ne 0 ]]; then
         echo "verify-packages: verifyproblem exited with $status on $name" >&2
@@ -137,7 +141,7 @@ verify() {
         done
     done
     # The summary: the warnings and errors, the time limit and the table of submissions.
-    grep -E "^(WARNING|ERROR)|Slowest AC runtime|tested:" "$log"
+    grep -E "^(WARNING|ERROR)|Slowest AC runtime|Solutions give timelim|tested:" "$log"
     sed -n '/^Submission results:/,/tested:/p' "$log" | sed '$d'
     if [[ "$failed" -ne 0 ]]; then
         echo "verify-packages: $name failed; the whole log is $log" >&2
@@ -208,16 +212,26 @@ domjudge() {
     "$ROOT/target/release/tomek" fourow package --format domjudge -o "$OUT/domjudge/fourow" >/dev/null
     "$ROOT/target/release/tomek" package -o "$OUT/domjudge/legacy/tomek" >/dev/null
     "$ROOT/target/release/tomek" fourow package -o "$OUT/domjudge/legacy/fourow" >/dev/null
+    # The programs the ZIPs give the jury outside the verdict folders, in the folders whose
+    # verdicts problemtools gave them (legacy part).
+    add_outside "$OUT/domjudge/legacy"
     python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/tomek.zip" "$OUT/domjudge/legacy/tomek"
     python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/fourow.zip" "$OUT/domjudge/legacy/fourow"
 }
 
+# The testlib.h inside p2d's wheel.
+testlib_path() {
+    "$P2D_VENV/bin/python" -c 'import os, p2d; print(os.path.join(os.path.dirname(p2d.__file__), "testlib", "testlib.h"))'
+}
+
 # The Polygon packages. testlib.h comes from p2d's wheel (Polygon gives it to every problem).
 # 1. What Polygon checks itself: the validator and the checker on their own tests, every test
-#    file valid (scripts/check-polygon-tests.py).
+#    file valid; then the checker proved on near misses of the answers of every test but the
+#    biggest, varied at lines throughout (scripts/check-polygon-tests.py).
 # 2. p2d converts each package to a Kattis/DOMjudge package. It leaves out what it does not
 #    convert: the statement (it takes only a PDF) and the input validator; both are put in from
-#    the Polygon package, the validator as a program that runs the Polygon validator (exit 0)
+#    the Polygon package, the statement assembled from its sections (problem-properties.json)
+#    in the Kattis form, the validator as a program that runs the Polygon validator (exit 0)
 #    and answers in the Kattis convention (42). The checker is p2d's: it copies files/check.cpp
 #    with its testlib.h as the custom output validator.
 # 3. problemtools' verifyproblem judges the result, with the programs written apart from the
@@ -227,7 +241,7 @@ polygon() {
     install_problemtools
     install_latex
     local testlib
-    testlib="$("$P2D_VENV/bin/python" -c 'import os, p2d; print(os.path.join(os.path.dirname(p2d.__file__), "testlib", "testlib.h"))')"
+    testlib="$(testlib_path)"
     rm -rf "$OUT/polygon"
     mkdir -p "$OUT/polygon/kattis"
     "$ROOT/target/release/tomek" package --format polygon -o "$OUT/polygon/tomek"
@@ -249,7 +263,12 @@ polygon() {
         mkdir -p "$kattis"
         (cd "$kattis" && python3 -m zipfile -e "$OUT/polygon/$short.zip" .)
         mkdir -p "$kattis/problem_statement" "$kattis/input_validators/polygon"
-        cp "$dir/statements/english/problem.tex" "$kattis/problem_statement/problem.en.tex"
+        python3 - "$dir/statements/english/problem-properties.json" >"$kattis/problem_statement/problem.en.tex" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1], encoding="utf-8"))
+sys.stdout.write("\\problemname{%s}\n\n%s\n\\section*{Input}\n\n%s\n\\section*{Output}\n\n%s"
+                 % (p["name"], p["legend"], p["input"], p["output"]))
+EOF
         cp "$dir/files/validate.cpp" "$testlib" "$kattis/input_validators/polygon/"
         printf '#!/bin/sh\ng++ -O2 -std=gnu++17 -o validate validate.cpp\n' >"$kattis/input_validators/polygon/build"
         printf '#!/bin/sh\nif "$(dirname "$0")/validate" "$@"; then exit 42; else exit 43; fi\n' >"$kattis/input_validators/polygon/run"
@@ -264,15 +283,19 @@ polygon() {
     echo "verify-packages: both Polygon packages converted by p2d and verified by problemtools: 0 errors, every accepted AC, every wrong_answer WA"
 }
 
-# The validator proofs in full: the C++ Tomek validator over every reachable board (61,089,795
-# boards in 62 files of at most 1,000,000, the statement's bound; the default test run feeds it
-# every 61st board), and both validators over every near-miss kind.
+# The validator proofs in full: the C++ Tomek validator and the Polygon one (built against
+# p2d's testlib.h) over every reachable board (61,089,795 boards in 62 files of at most
+# 1,000,000, the statement's bound; the default test run feeds the C++ one every 61st board),
+# and every validator (Kattis and Polygon, both problems) over every near-miss kind.
 validators() {
+    install_p2d
     echo "== the validators proved"
-    (cd "$ROOT" && cargo test --release --quiet --test it -- --include-ignored --nocapture --test-threads=1 \
+    (cd "$ROOT" && TOMEK_TESTLIB="$(testlib_path)" cargo test --release --quiet --test it -- \
+        --include-ignored --nocapture --test-threads=1 \
         package::tomek_validator_accepts_every_reachable_board \
-        package::validators_reject_every_near_miss_kind 2>&1) |
-        grep -oE "(the C\+\+ validator|near-miss kinds|test result).*"
+        package::validators_reject_every_near_miss_kind \
+        package::polygon_validators_reject_every_near_miss_kind 2>&1) |
+        grep -oE "(the C\+\+ validator|the Polygon validators|near-miss kinds|test result).*"
 }
 
 # What to check: the arguments (legacy, 2025-09, polygon, domjudge, validators), all by default.

@@ -1,5 +1,5 @@
 //! `tomek package` and `tomek fourow package`: a whole problem as a problem package (Kattis
-//! legacy, ICPC 2025-09 or DOMjudge), as a directory and optionally a ZIP archive.
+//! legacy, ICPC 2025-09, Polygon or DOMjudge), as a directory and optionally a ZIP archive.
 
 use anyhow::Context;
 use std::io::Write;
@@ -139,11 +139,16 @@ fn write(problem: &Problem, t: &Target) -> anyhow::Result<ExitCode> {
         Format::V2025_09 | Format::Polygon => problem.invalid_inputs.len(),
         Format::Legacy | Format::Domjudge => 0,
     };
-    let rows: [(&str, usize); 4] = [
+    let independent = match t.format {
+        Format::Domjudge => problem.independent.len(),
+        _ => 0,
+    };
+    let rows: [(&str, usize); 5] = [
         ("test files", problem.cases.len()),
         ("invalid input", invalid),
         ("accepted", submissions(Verdict::Accepted)),
         ("wrong_answer", submissions(Verdict::WrongAnswer)),
+        (package::format::INDEPENDENT_DIR, independent),
     ];
     for (kind, n) in rows {
         if n > 0 {

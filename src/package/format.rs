@@ -72,6 +72,10 @@ pub enum Verdict {
 pub struct Case {
     /// `sample` or `secret`.
     pub group: &'static str,
+    /// The test group of a secret case: the kind of data it holds (`killer`, `edge`, ...).
+    /// The 2025-09 package puts the case in `data/secret/<kind>/`, the Polygon package in a
+    /// group of that name; the legacy layout has no test groups. Empty for the sample.
+    pub kind: &'static str,
     /// The file name without extension.
     pub name: String,
     /// The input.
@@ -83,9 +87,19 @@ pub struct Case {
 }
 
 impl Case {
-    /// `group/name`, the case's name in the formats' expectations.
+    /// The case's test group under `data/`: `sample`, or `secret/<kind>`.
+    pub fn dir(&self) -> String {
+        if self.kind.is_empty() {
+            self.group.to_string()
+        } else {
+            format!("{}/{}", self.group, self.kind)
+        }
+    }
+
+    /// `group/kind/name`, the case's path under `data/` in the 2025-09 package and its name
+    /// in `submissions.yaml`.
     pub fn path(&self) -> String {
-        format!("{}/{}", self.group, self.name)
+        format!("{}/{}", self.dir(), self.name)
     }
 }
 
@@ -111,9 +125,12 @@ pub struct Submission {
     pub verdict: Verdict,
     /// For a wrong submission: its bug.
     pub bug: Option<String>,
-    /// For a wrong submission whose answers are known case by case: the paths
-    /// ([`Case::path`]) of the cases it answers wrongly. Empty when not known.
+    /// For a wrong submission: the paths ([`Case::path`]) of cases it must answer wrongly.
+    /// Empty when not known.
     pub fails_on: Vec<String>,
+    /// Whether [`Self::fails_on`] is every case it answers wrongly, so that it must pass
+    /// every other case (else the other cases may go either way).
+    pub fails_only_there: bool,
 }
 
 impl Submission {
@@ -125,17 +142,28 @@ impl Submission {
             verdict: Verdict::Accepted,
             bug: None,
             fails_on: Vec::new(),
+            fails_only_there: false,
         }
     }
 
-    /// A wrong solution as a wrong_answer submission (a Python program).
-    pub fn wrong(w: WrongSolution, fails_on: Vec<String>) -> Submission {
+    /// A wrong solution as a wrong_answer submission (a Python program) that must fail the
+    /// cases `fails_on`, and only them when `fails_only_there`.
+    pub fn wrong(w: WrongSolution, fails_on: Vec<String>, fails_only_there: bool) -> Submission {
         Submission {
             file: format!("{}.py", w.id),
             source: w.source,
             verdict: Verdict::WrongAnswer,
             bug: Some(w.bug),
             fails_on,
+            fails_only_there,
+        }
+    }
+
+    /// A wrong program given whole (no bug description, no known cases).
+    pub fn wrong_program(file: &str, source: &str) -> Submission {
+        Submission {
+            verdict: Verdict::WrongAnswer,
+            ..Submission::accepted(file, source)
         }
     }
 
@@ -163,7 +191,7 @@ impl Submission {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Timing {
     /// The slowest accepted submission's time on the slowest case, in seconds, as measured
-    /// (see README).
+    /// by `scripts/bench.sh package` (its timing rows; see README, *Time limits*).
     pub slowest_ac: f64,
     /// The slowest time of any submission, wrong ones included, on the slowest case.
     pub slowest_run: f64,
@@ -227,6 +255,9 @@ pub struct Problem {
     pub polygon_checker: &'static str,
     /// The submissions, accepted first.
     pub submissions: Vec<Submission>,
+    /// Programs written apart from the package's own (a right one and a wrong one), which
+    /// the DOMjudge package gives the jury outside the verdict folders.
+    pub independent: Vec<Submission>,
     /// The time limit's measure.
     pub timing: Timing,
 }
@@ -247,6 +278,10 @@ impl Problem {
     fn legacy(&self) -> Package {
         let mut p = Package::default();
         p.add("problem.yaml", self.legacy_yaml.as_str());
+        // The legacy problem.yaml has no field for a time limit: Kattis and DOMjudge read a
+        // fixed one from `.timelimit` (seconds), problemtools checks against it with
+        // `--fixed_timelim`. It is the limit every other format states.
+        p.add(".timelimit", format!("{}\n", self.timing.limit_seconds()));
         p.add("problem_statement/problem.en.tex", self.statement);
         for c in &self.cases {
             p.add_case(c.group, &c.name, &c.input, &c.answer, &c.desc);
@@ -278,7 +313,7 @@ impl Problem {
             ),
         );
         for c in &self.cases {
-            let at = format!("data/{}/{}", c.group, c.name);
+            let at = format!("data/{}", c.path());
             p.add(format!("{at}.in"), c.input.as_slice());
             p.add(format!("{at}.ans"), c.answer.as_slice());
             p.add(
@@ -366,8 +401,9 @@ impl Problem {
     fn submissions_yaml(&self) -> String {
         let mut y = String::from(
             "# What each submission must get. The folders say it for the whole of the data\n\
-             # (accepted: AC everywhere; wrong_answer: AC or WA, WA at least once); for the wrong\n\
-             # submissions whose answers are known board by board, each case says which.\n",
+             # (accepted: AC everywhere; wrong_answer: AC or WA, WA at least once); under each\n\
+             # wrong submission, the cases it must fail (WA) and, when its answers are known\n\
+             # board by board, the cases it must pass (AC).\n",
         );
         for s in &self.submissions {
             if let Some(bug) = &s.bug {
@@ -380,16 +416,16 @@ impl Problem {
                 }
                 Verdict::WrongAnswer => {
                     y.push_str("  permitted: [AC, WA]\n  required: [WA]\n");
-                    if !s.fails_on.is_empty() {
-                        for c in &self.cases {
-                            let path = c.path();
-                            let v = if s.fails_on.contains(&path) {
-                                "WA"
-                            } else {
-                                "AC"
-                            };
-                            let _ = writeln!(y, "  {path}:\n    permitted: [{v}]");
-                        }
+                    for c in &self.cases {
+                        let path = c.path();
+                        let v = if s.fails_on.contains(&path) {
+                            "WA"
+                        } else if s.fails_only_there {
+                            "AC"
+                        } else {
+                            continue;
+                        };
+                        let _ = writeln!(y, "  {path}:\n    permitted: [{v}]");
                     }
                 }
             }
@@ -402,13 +438,15 @@ impl Problem {
         p.add(
             "domjudge-problem.ini",
             format!(
-                "; Read by DOMjudge's problem import (problem.yaml gives the rest).\n\
-                 probid = {}\n\
+                "; Read by DOMjudge's problem import (problem.yaml gives the rest): the problem's\n\
+                 ; external id and short name in the contest, its name and its time limit in seconds.\n\
+                 externalid = {short}\n\
+                 short-name = {short}\n\
                  name = {}\n\
                  timelimit = {}\n",
-                self.short_name,
                 self.name,
-                self.timing.limit_seconds()
+                self.timing.limit_seconds(),
+                short = self.short_name,
             ),
         );
         for s in &self.submissions {
@@ -417,9 +455,20 @@ impl Problem {
                 expected_results(s),
             );
         }
+        // Outside the verdict folders the tag alone says what the program must get.
+        for s in &self.independent {
+            p.add(
+                format!("submissions/{INDEPENDENT_DIR}/{}", s.file),
+                expected_results(s),
+            );
+        }
         p
     }
 }
+
+/// The folder of the DOMjudge package's `submissions/` that holds the programs written apart
+/// from the package's own, each with its `@EXPECTED_RESULTS@` tag.
+pub const INDEPENDENT_DIR: &str = "independent";
 
 /// DOMjudge's result name for a verdict.
 pub fn domjudge_result(v: Verdict) -> &'static str {

@@ -32,6 +32,46 @@ const STATEMENT: &str = include_str!("assets/fourow/problem.en.tex");
 const SAMPLE_IN: &[u8] = include_bytes!("../../tests/data/fourow-sample.in");
 const SAMPLE_OUT: &[u8] = include_bytes!("../../tests/data/fourow-sample.out");
 
+/// A solution written apart from the package's references (on bitboards), for the jury.
+pub const INDEPENDENT_PY: &str = include_str!("../../tests/fixtures/package/fourow_alt.py");
+/// A wrong solution written apart from the package (no diagonals).
+pub const NO_DIAGONALS_PY: &str =
+    include_str!("../../tests/fixtures/package/fourow_no_diagonals.py");
+
+/// The test group of each secret file: the kind of game it holds.
+fn kind_of(name: &str) -> &'static str {
+    match name {
+        "01-mixed" => "mixed",
+        "02-full-boards" => "full-boards",
+        "03-long-runs" => "long-runs",
+        "04-overflow" => "overflow",
+        "05-after-win" => "after-win",
+        _ => "edge-wins",
+    }
+}
+
+/// Where each wrong solution must fail, whatever the seed: the case (by file name) built to
+/// hold the games its bug gets wrong. `None` for a solution not in the catalogue.
+pub fn target_of(id: &str) -> Option<&'static str> {
+    Some(match id {
+        // Every direction of win touching the top row, for each player.
+        "diagonal-top-row-missed" => "06-edge-wins",
+        // Draws, and wins with the 42nd move.
+        "full-board-not-draw" | "draw-before-win" => "02-full-boards",
+        // Runs of five or more and two lines at once.
+        "only-one-four-capitalized" => "03-long-runs",
+        "overflow-ignored" => "04-overflow",
+        "play-after-win" => "05-after-win",
+        // The sample already has a win, empty rows and rows with trailing spaces.
+        "winning-four-lower-case"
+        | "empty-rows-printed"
+        | "trailing-spaces-dropped"
+        | "grid-upside-down"
+        | "players-swapped" => "1",
+        _ => return None,
+    })
+}
+
 /// What to put in the package.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -153,6 +193,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
     let data = |e: generate::GenerateError| PackageError::Data(e.to_string());
     let mut cases = vec![Case {
         group: "sample",
+        kind: "",
         name: "1".to_string(),
         input: SAMPLE_IN.to_vec(),
         answer: SAMPLE_OUT.to_vec(),
@@ -258,6 +299,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
     for (name, file, what, how) in sets {
         cases.push(Case {
             group: "secret",
+            kind: kind_of(name),
             name: name.to_string(),
             input: file.input.into_bytes(),
             answer: file.output.into_bytes(),
@@ -269,7 +311,13 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         Submission::accepted("solution.py", SOLUTION_PY),
     ];
     for w in wrong_solutions()? {
-        submissions.push(Submission::wrong(w, Vec::new()));
+        let target = target_of(&w.id).ok_or_else(|| PackageError::Patch(w.id.clone()))?;
+        let fails_on = cases
+            .iter()
+            .filter(|c| c.name == target)
+            .map(|c| c.path())
+            .collect();
+        submissions.push(Submission::wrong(w, fails_on, false));
     }
     Ok(Problem {
         short_name: "fourinarow",
@@ -289,8 +337,14 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         polygon_validator: POLYGON_VALIDATOR_CPP,
         polygon_checker: POLYGON_CHECKER_CPP,
         submissions,
+        independent: vec![
+            Submission::accepted("outside-bitboard.py", INDEPENDENT_PY),
+            Submission::wrong_program("outside-no-diagonals.py", NO_DIAGONALS_PY),
+        ],
         // The Python programs on the biggest file, start-up included: every one, right or
-        // wrong, takes 0.16 s to 0.18 s (see README).
+        // wrong, takes 0.16 s to 0.19 s, as `scripts/bench.sh package` (every Python
+        // submission with python3 on 01-mixed and 02-full-boards) and BAPCtools measure;
+        // constants, so that the same arguments always give the same package.
         timing: Timing {
             slowest_ac: 0.2,
             slowest_run: 0.2,
@@ -312,8 +366,9 @@ fn problem_yaml() -> String {
          uuid: {UUID}\n\
          license: unknown\n\
          limits:\n\
-         \x20 # The time limit is the slowest accepted run times time_multiplier, rounded up;\n\
-         \x20 # a run is judged too slow only past time_safety_margin times the limit.\n\
+         \x20 # The time limit is fixed in .timelimit (seconds), as in the other formats; a judge\n\
+         \x20 # that sets its own takes the slowest accepted run times time_multiplier, rounded\n\
+         \x20 # up. A run is judged too slow only past time_safety_margin times the limit.\n\
          \x20 time_multiplier: 2\n\
          \x20 time_safety_margin: 1.5\n\
          # Every byte counts: letter case (the capitals of the winning chips) and spaces (the\n\

@@ -1,7 +1,14 @@
 //! The Polygon full package of a problem: `problem.xml` (names, statement, one testset with
-//! its time and memory limits and tests, the checker and the validator with their own tests,
-//! the tagged solutions), `files/` with the validator and the checker written against
-//! testlib, `solutions/`, and `tests/` with the answers (`NN` and `NN.a`).
+//! its time and memory limits, tests and groups, the checker and the validator with their own
+//! tests, the tagged solutions), the statement in Polygon's sections
+//! (`statement-sections/english/`: `name.tex`, `legend.tex`, `input.tex`, `output.tex` and the
+//! examples) and assembled (`statements/english/problem.tex` in Polygon's `olymp.sty` form,
+//! with `problem-properties.json`), `files/` with the validator and the checker written
+//! against testlib, `solutions/`, and `tests/` with the answers (`NN` and `NN.a`).
+//!
+//! The groups: `samples` (the sample, full feedback, no points) and one group per kind of
+//! secret data (`killer`, `edge`, ...), each judged as a whole with ICPC feedback (the
+//! verdict of the first failed test), as Polygon writes a testset with groups.
 //!
 //! `testlib.h` itself is not written: Polygon provides it to every problem, and a converter
 //! such as p2d brings its own. `files/` names it as a resource, as Polygon does.
@@ -32,10 +39,134 @@ fn language(file: &str) -> &'static str {
     }
 }
 
+/// A JSON string: quotes, backslashes and control characters escaped.
+fn json(s: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A statement's parts, as Polygon keeps them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sections {
+    /// The problem's name.
+    pub name: String,
+    /// The story and the rules, before the input section.
+    pub legend: String,
+    /// The input section's text.
+    pub input: String,
+    /// The output section's text.
+    pub output: String,
+}
+
+/// Splits a statement of the Kattis form (`\problemname{...}`, the legend,
+/// `\section*{Input}`, `\section*{Output}`) into Polygon's sections. `None` when a part is
+/// missing.
+pub fn sections(statement: &str) -> Option<Sections> {
+    let rest = statement.trim_start().strip_prefix("\\problemname{")?;
+    let (name, rest) = rest.split_once('}')?;
+    let (legend, rest) = rest.split_once("\\section*{Input}")?;
+    let (input, output) = rest.split_once("\\section*{Output}")?;
+    let part = |s: &str| format!("{}\n", s.trim());
+    Some(Sections {
+        name: name.to_string(),
+        legend: part(legend),
+        input: part(input),
+        output: part(output),
+    })
+}
+
+/// The statement's files: the sections, the examples, the assembled `problem.tex` and
+/// `problem-properties.json`.
+fn statement(p: &mut Package, problem: &Problem, s: &Sections, time_ms: u32, memory: u64) {
+    let at = "statement-sections/english";
+    p.add(format!("{at}/name.tex"), format!("{}\n", s.name));
+    p.add(format!("{at}/legend.tex"), s.legend.as_str());
+    p.add(format!("{at}/input.tex"), s.input.as_str());
+    p.add(format!("{at}/output.tex"), s.output.as_str());
+    let samples: Vec<&super::format::Case> = problem
+        .cases
+        .iter()
+        .filter(|c| c.group == "sample")
+        .collect();
+    let mut examples = String::new();
+    let mut sample_tests = Vec::new();
+    for (i, c) in samples.iter().enumerate() {
+        let file = format!("example.{}", number(i + 1));
+        p.add(format!("{at}/{file}"), c.input.as_slice());
+        p.add(format!("{at}/{file}.a"), c.answer.as_slice());
+        let (input, answer) = (
+            String::from_utf8_lossy(&c.input),
+            String::from_utf8_lossy(&c.answer),
+        );
+        let _ = writeln!(examples, "\\exmp{{{input}}}{{{answer}}}%");
+        sample_tests.push(format!(
+            "{{\"input\": {}, \"output\": {}, \"inputFile\": \"{file}\", \"outputFile\": \"{file}.a\"}}",
+            json(&input),
+            json(&answer)
+        ));
+    }
+    let seconds = time_ms.div_ceil(1000);
+    let unit = if seconds == 1 { "second" } else { "seconds" };
+    p.add(
+        "statements/english/problem.tex",
+        format!(
+            "\\begin{{problem}}{{{name}}}{{standard input}}{{standard output}}{{{seconds} {unit}}}{{{mib} megabytes}}\n\n\
+             {legend}\n\\InputFile\n\n{input}\n\\OutputFile\n\n{output}\n\\Examples\n\n{examples}\n\\end{{problem}}\n",
+            name = s.name,
+            mib = memory >> 20,
+            legend = s.legend,
+            input = s.input,
+            output = s.output,
+        ),
+    );
+    p.add(
+        "statements/english/problem-properties.json",
+        format!(
+            "{{\n  \"name\": {},\n  \"legend\": {},\n  \"input\": {},\n  \"output\": {},\n  \"notes\": \"\",\n  \
+             \"inputFile\": \"stdin\",\n  \"outputFile\": \"stdout\",\n  \"timeLimit\": {time_ms},\n  \
+             \"memoryLimit\": {memory},\n  \"language\": \"english\",\n  \"sampleTests\": [\n    {}\n  ]\n}}\n",
+            json(&s.name),
+            json(&s.legend),
+            json(&s.input),
+            json(&s.output),
+            sample_tests.join(",\n    "),
+        ),
+    );
+}
+
+/// A test's group in Polygon: `samples` for the sample, else its kind of data.
+fn group(c: &super::format::Case) -> &'static str {
+    if c.group == "sample" {
+        "samples"
+    } else {
+        c.kind
+    }
+}
+
 /// The package.
 pub fn render(problem: &Problem) -> Package {
     let mut p = Package::default();
-    p.add("statements/english/problem.tex", problem.statement);
+    let time_ms = problem.timing.limit_seconds() * 1000;
+    let memory = u64::from(problem.memory.unwrap_or(256)) << 20;
+    match sections(problem.statement) {
+        Some(s) => statement(&mut p, problem, &s, time_ms, memory),
+        // A statement not in sections goes whole (the problems here are all in sections).
+        None => p.add("statements/english/problem.tex", problem.statement),
+    }
     p.add("files/validate.cpp", problem.polygon_validator);
     p.add("files/check.cpp", problem.polygon_checker);
     for (i, c) in problem.cases.iter().enumerate() {
@@ -95,6 +226,7 @@ pub fn render(problem: &Problem) -> Package {
         );
     }
     let mut tests = String::new();
+    let mut groups: Vec<&str> = Vec::new();
     for c in &problem.cases {
         let sample = if c.group == "sample" {
             " sample=\"true\""
@@ -104,11 +236,27 @@ pub fn render(problem: &Problem) -> Package {
         let first_line = c.desc.lines().next().unwrap_or_default();
         let _ = writeln!(
             tests,
-            "                <test method=\"manual\" description=\"{}\"{sample}/>",
-            xml(first_line)
+            "                <test method=\"manual\" description=\"{}\" group=\"{}\" points=\"0.0\"{sample}/>",
+            xml(first_line),
+            xml(group(c))
+        );
+        if !groups.contains(&group(c)) {
+            groups.push(group(c));
+        }
+    }
+    let mut group_list = String::new();
+    for g in groups {
+        let (feedback, points) = if g == "samples" {
+            ("complete", "each-test")
+        } else {
+            ("icpc", "complete-group")
+        };
+        let _ = writeln!(
+            group_list,
+            "                <group feedback-policy=\"{feedback}\" name=\"{}\" points=\"0.0\" points-policy=\"{points}\"/>",
+            xml(g)
         );
     }
-    let memory = u64::from(problem.memory.unwrap_or(256)) << 20;
     let xml_text = format!(
         r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
 <!-- Written by tomek. {source}. -->
@@ -129,6 +277,8 @@ pub fn render(problem: &Problem) -> Package {
             <answer-path-pattern>tests/%02d.a</answer-path-pattern>
             <tests>
 {tests}            </tests>
+            <groups>
+{group_list}            </groups>
         </testset>
     </judging>
     <files>
@@ -178,7 +328,6 @@ pub fn render(problem: &Problem) -> Package {
         slowest = problem.timing.slowest_ac,
         slowest_run = problem.timing.slowest_run,
         factor = super::format::Timing::AC_TO_TIME_LIMIT * super::format::Timing::JUDGE_ALLOWANCE,
-        time_ms = problem.timing.limit_seconds() * 1000,
         test_count = problem.cases.len(),
         checker_count = problem.outputs.len(),
     );

@@ -28,6 +28,10 @@ pub const POLYGON_VALIDATOR_CPP: &str = include_str!("assets/tomek/polygon_valid
 /// Polygon's checker (C++17 against testlib).
 pub const POLYGON_CHECKER_CPP: &str = include_str!("assets/tomek/polygon_check.cpp");
 const STATEMENT: &str = include_str!("assets/tomek/problem.en.tex");
+/// A solution written apart from the package's references (on strings), for the jury.
+pub const INDEPENDENT_CPP: &str = include_str!("../../tests/fixtures/package/tomek_alt.cpp");
+/// A wrong solution written apart from the package (no win with fewer than 7 stones).
+pub const FEW_STONES_CPP: &str = include_str!("../../tests/fixtures/package/tomek_few_stones.cpp");
 const SAMPLE_IN: &[u8] = include_bytes!("../../generated/sample.in");
 const SAMPLE_OUT: &[u8] = include_bytes!("../../generated/sample.out");
 
@@ -116,6 +120,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
     let space = Space::explore(Arc::new(Geometry::tomek().clone()));
     let mut cases = vec![Case {
         group: "sample",
+        kind: "",
         name: "1".to_string(),
         input: SAMPLE_IN.to_vec(),
         answer: SAMPLE_OUT.to_vec(),
@@ -127,9 +132,10 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
     let rebuild = |name: &str, args: &str| {
         format!("tomek generate {args} --seed {seed} -o {name} && mv {name}.out {name}.ans")
     };
-    let sets: [(&str, Profile, u64, String, String); 5] = [
+    let sets: [(&str, &str, Profile, u64, String, String); 5] = [
         (
             "01-small",
+            "official",
             Profile::Official,
             10,
             "The small dataset shaped like the real 2013 input: 10 boards, about 37% won by X, \
@@ -139,6 +145,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         ),
         (
             "02-large",
+            "official",
             Profile::Official,
             1000,
             "The large dataset shaped like the real 2013 input: 1000 boards with the same shares \
@@ -148,6 +155,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         ),
         (
             "03-edge",
+            "edge",
             Profile::Edge,
             0,
             "Edge cases: each of the 10 lines won by each player with and without the T on it, \
@@ -158,6 +166,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         ),
         (
             "04-killer",
+            "killer",
             Profile::Killer,
             0,
             format!(
@@ -171,6 +180,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         ),
         (
             "05-uniform",
+            "uniform",
             Profile::Uniform,
             options.large_cases,
             format!(
@@ -184,10 +194,11 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
             ),
         ),
     ];
-    for (name, profile, n, what, how) in sets {
+    for (name, kind, profile, n, what, how) in sets {
         let (input, answer) = generate(&space, profile, n, seed)?;
         cases.push(Case {
             group: "secret",
+            kind,
             name: name.to_string(),
             input,
             answer,
@@ -205,7 +216,7 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
             .filter(|(_, ids)| ids.contains(&w.id.as_str()))
             .map(|(path, _)| path.clone())
             .collect();
-        submissions.push(Submission::wrong(w, fails_on));
+        submissions.push(Submission::wrong(w, fails_on, true));
     }
     Ok(Problem {
         short_name: "tictactoetomek",
@@ -225,6 +236,10 @@ pub fn problem(options: &Options) -> Result<Problem, PackageError> {
         polygon_validator: POLYGON_VALIDATOR_CPP,
         polygon_checker: POLYGON_CHECKER_CPP,
         submissions,
+        independent: vec![
+            Submission::accepted("outside-strings.cpp", INDEPENDENT_CPP),
+            Submission::wrong_program("outside-few-stones.cpp", FEW_STONES_CPP),
+        ],
         timing: timing(options.large_cases),
     })
 }
@@ -254,9 +269,11 @@ fn failures(cases: &[Case]) -> Result<Vec<(String, Vec<&'static str>)>, PackageE
     Ok(out)
 }
 
-/// The Python programs on the big uniform file (measured, see README): about 0.1 s to start,
-/// then 13 µs a board for the accepted one and up to 19 µs for the wrong ones, so 0.75 s and
-/// 1.05 s for the default 50,000 boards.
+/// The Python programs on the big uniform file: about 0.1 s to start, then 13 µs a board for
+/// the accepted one and up to 19 µs for the wrong ones, so 0.75 s and 1.05 s for the default
+/// 50,000 boards. Measured by `scripts/bench.sh package` (every Python submission with
+/// python3 on `data/secret/05-uniform.in`) and by BAPCtools (`scripts/verify-packages.sh
+/// 2025-09`); kept as constants so that the same arguments always give the same package.
 fn timing(large_cases: u64) -> Timing {
     Timing {
         slowest_ac: 0.1 + large_cases as f64 * 13e-6,
@@ -279,8 +296,9 @@ fn problem_yaml() -> String {
          license: unknown\n\
          limits:\n\
          \x20 memory: 1024\n\
-         \x20 # The time limit is the slowest accepted run times time_multiplier, rounded up;\n\
-         \x20 # a run is judged too slow only past time_safety_margin times the limit.\n\
+         \x20 # The time limit is fixed in .timelimit (seconds), as in the other formats; a judge\n\
+         \x20 # that sets its own takes the slowest accepted run times time_multiplier, rounded\n\
+         \x20 # up. A run is judged too slow only past time_safety_margin times the limit.\n\
          \x20 time_multiplier: 2\n\
          \x20 time_safety_margin: 1.5\n\
          # The answers are whole words: compare them with their letter case.\n\

@@ -774,6 +774,8 @@ fn formats_lay_out_the_same_problem() {
     use package::Format;
     let problem = package::fourow::problem(&package::fourow::Options::default()).unwrap();
     assert_eq!(&problem.render(Format::Legacy), fourow_package());
+    // The legacy package states the limit the other formats state (1 s here).
+    assert_eq!(fourow_package().get(".timelimit"), Some(&b"1\n"[..]));
     let v = problem.render(Format::V2025_09);
     let yaml = String::from_utf8(v.get("problem.yaml").unwrap().to_vec()).unwrap();
     for line in [
@@ -788,6 +790,8 @@ fn formats_lay_out_the_same_problem() {
     assert!(v.get("statement/problem.en.tex").is_some());
     assert!(v.get("data/sample/1.yaml").is_some());
     assert!(v.get("data/secret/01-mixed.desc").is_none());
+    assert!(v.get("data/secret/mixed/01-mixed.in").is_some());
+    assert!(v.get("data/secret/overflow/04-overflow.ans").is_some());
     assert_eq!(
         v.get("data/test_group.yaml").unwrap(),
         b"# The answers are compared by the default output validator with these flags.\n\
@@ -795,8 +799,19 @@ fn formats_lay_out_the_same_problem() {
     );
     let subs = String::from_utf8(v.get("submissions/submissions.yaml").unwrap().to_vec()).unwrap();
     assert!(
-        subs.contains("wrong_answer/play-after-win.py:\n  permitted: [AC, WA]\n  required: [WA]\n")
+        subs.contains(
+            "wrong_answer/play-after-win.py:\n  permitted: [AC, WA]\n  required: [WA]\n  \
+             secret/after-win/05-after-win:\n    permitted: [WA]\n"
+        ),
+        "{subs}"
     );
+    // Every wrong solution is told where it must fail, and nowhere else.
+    for w in package::fourow::wrong_solutions().unwrap() {
+        let at = subs.find(&format!("wrong_answer/{}.py:\n", w.id)).unwrap();
+        let entry = subs[at..].split("\n# ").next().unwrap();
+        assert_eq!(entry.matches("permitted: [WA]").count(), 1, "{entry}");
+        assert_eq!(entry.matches("permitted: [AC]").count(), 0, "{entry}");
+    }
     assert_eq!(
         v.get("data/invalid_input/format-crlf.in").unwrap(),
         String::from_utf8_lossy(&problem.cases[0].input)
@@ -815,11 +830,60 @@ fn formats_lay_out_the_same_problem() {
         "<problem revision=\"1\" short-name=\"fourinarow\">",
         "<time-limit>1000</time-limit>",
         "<test-count>7</test-count>",
-        "<test method=\"manual\" description=\"The sample of SPOJ FOUROW's statement, byte for byte.\" sample=\"true\"/>",
+        "<test method=\"manual\" description=\"The sample of SPOJ FOUROW's statement, byte for byte.\" group=\"samples\" points=\"0.0\" sample=\"true\"/>",
         "<source path=\"solutions/solution.cpp\" type=\"cpp.g++17\"/>",
+        "<group feedback-policy=\"complete\" name=\"samples\" points=\"0.0\" points-policy=\"each-test\"/>",
+        "<group feedback-policy=\"icpc\" name=\"edge-wins\" points=\"0.0\" points-policy=\"complete-group\"/>",
     ] {
         assert!(xml.contains(part), "{part}");
     }
+    assert_eq!(xml.matches("<group ").count(), 7);
+    assert_eq!(
+        pg.get("statement-sections/english/name.tex").unwrap(),
+        b"Four in a Row\n"
+    );
+    let legend = String::from_utf8(
+        pg.get("statement-sections/english/legend.tex")
+            .unwrap()
+            .to_vec(),
+    )
+    .unwrap();
+    assert!(legend.starts_with("Four in a row is played") && !legend.contains("section"));
+    let input = String::from_utf8(
+        pg.get("statement-sections/english/input.tex")
+            .unwrap()
+            .to_vec(),
+    )
+    .unwrap();
+    assert!(
+        input.starts_with("The first line holds the number of games"),
+        "{input}"
+    );
+    let output = String::from_utf8(
+        pg.get("statement-sections/english/output.tex")
+            .unwrap()
+            .to_vec(),
+    )
+    .unwrap();
+    assert!(!output.contains("section") && !output.is_empty());
+    assert_eq!(
+        pg.get("statement-sections/english/example.01").unwrap(),
+        problem.cases[0].input.as_slice()
+    );
+    let tex =
+        String::from_utf8(pg.get("statements/english/problem.tex").unwrap().to_vec()).unwrap();
+    assert!(tex.starts_with("\\begin{problem}{Four in a Row}{standard input}{standard output}{1 second}{256 megabytes}"), "{tex}");
+    assert!(tex.contains("\\InputFile\n\nThe first line holds"));
+    let props = String::from_utf8(
+        pg.get("statements/english/problem-properties.json")
+            .unwrap()
+            .to_vec(),
+    )
+    .unwrap();
+    assert!(
+        props.contains("\"timeLimit\": 1000,") && props.contains("\"name\": \"Four in a Row\","),
+        "{props}"
+    );
     assert_eq!(xml.matches("<solution tag=\"main\">").count(), 1);
     assert_eq!(xml.matches("<solution tag=\"wrong-answer\">").count(), 11);
     assert_eq!(xml.matches("<test verdict=\"invalid\"/>").count(), 16);
@@ -834,12 +898,36 @@ fn formats_lay_out_the_same_problem() {
     assert!(pg.get("files/check.cpp").is_some() && pg.get("files/validate.cpp").is_some());
     let d = problem.render(Format::Domjudge);
     let ini = String::from_utf8(d.get("domjudge-problem.ini").unwrap().to_vec()).unwrap();
+    for line in [
+        "externalid = fourinarow",
+        "short-name = fourinarow",
+        "name = Four in a Row",
+        "timelimit = 1",
+    ] {
+        assert!(ini.lines().any(|l| l == line), "{line} in\n{ini}");
+    }
+    assert!(!ini.contains("probid"));
+    let independent = |file: &str| {
+        String::from_utf8(
+            d.get(&format!("submissions/independent/{file}"))
+                .unwrap()
+                .to_vec(),
+        )
+        .unwrap()
+    };
+    let right = independent("outside-bitboard.py");
+    assert!(right.starts_with("#!/usr/bin/env python3\n# @EXPECTED_RESULTS@: CORRECT\n"));
+    assert_eq!(
+        right.replacen("# @EXPECTED_RESULTS@: CORRECT\n", "", 1),
+        String::from_utf8(read(project("tests/fixtures/package/fourow_alt.py"))).unwrap()
+    );
     assert!(
-        ini.contains("probid = fourinarow\n") && ini.contains("timelimit = 1\n"),
-        "{ini}"
+        independent("outside-no-diagonals.py").contains("\n# @EXPECTED_RESULTS@: WRONG-ANSWER\n")
     );
     for (path, bytes) in &d.files {
-        if let Some(rest) = path.strip_prefix("submissions/") {
+        if let Some(rest) = path.strip_prefix("submissions/")
+            && !rest.starts_with("independent/")
+        {
             let tag = if rest.starts_with("accepted/") {
                 "@EXPECTED_RESULTS@: CORRECT"
             } else {
@@ -865,14 +953,14 @@ fn tomek_2025_09_says_where_each_wrong_submission_fails() {
     assert!(
         yaml.contains(
             "wrong_answer/t-only-x.py:\n  permitted: [AC, WA]\n  required: [WA]\n  sample/1:\n    \
-         permitted: [WA]\n  secret/01-small:\n    permitted: [AC]\n"
+         permitted: [WA]\n  secret/official/01-small:\n    permitted: [AC]\n"
         ),
         "{yaml}"
     );
     for s in &problem.submissions {
         if s.verdict == package::format::Verdict::WrongAnswer {
             assert!(
-                s.fails_on.contains(&"secret/04-killer".to_string()),
+                s.fails_on.contains(&"secret/killer/04-killer".to_string()),
                 "{}",
                 s.file
             );
@@ -903,14 +991,66 @@ fn cli_formats_and_missing_parents() {
 
 // ---- the validators proved: every reachable board accepted, every near miss rejected ----
 
-/// Feeds every `step`-th reachable Tomek board (all 17 setups, each ply by ply) to the C++
-/// validator, in files of at most 1,000,000 boards (the statement's bound): every file must be
-/// accepted. Returns the number of boards and of files.
-fn tomek_validator_on_reachable_boards(step: usize) -> (u64, u64) {
+/// The testlib.h the Polygon programs are built against: the file `TOMEK_TESTLIB` names
+/// (`scripts/verify-packages.sh validators` passes the one in p2d's wheel; no registry ships
+/// testlib on its own, and Polygon gives it to every problem).
+fn testlib() -> PathBuf {
+    let path = std::env::var_os("TOMEK_TESTLIB")
+        .map(PathBuf::from)
+        .expect("TOMEK_TESTLIB names a testlib.h (scripts/verify-packages.sh validators sets it)");
+    assert!(path.is_file(), "{} is not a file", path.display());
+    path
+}
+
+/// Compiles a Polygon program (written against testlib) once, as verify-packages.sh does.
+fn compile_polygon(name: &str, source: &str) -> PathBuf {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch().join("polygon");
+    let bin = dir.join(name);
+    if !bin.exists() {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(testlib(), dir.join("testlib.h")).unwrap();
+        let src = dir.join(format!("{name}.cpp"));
+        std::fs::write(&src, source).unwrap();
+        let status = Command::new("g++")
+            .args(["-O2", "-std=gnu++17", "-o"])
+            .arg(&bin)
+            .arg(&src)
+            .status()
+            .expect("g++ runs");
+        assert!(
+            status.success(),
+            "{name}.cpp does not compile against testlib.h"
+        );
+    }
+    bin
+}
+
+/// A testlib validator's verdict: exit 0 valid, any other exit invalid (a crash panics).
+fn polygon_valid(validator: &Path, bytes: &[u8]) -> bool {
+    match run(&mut Command::new(validator), bytes).0 {
+        0 => true,
+        -1 => panic!("{} crashed", validator.display()),
+        _ => false,
+    }
+}
+
+/// A validator and the exit code by which it accepts a file.
+struct Judge<'a> {
+    name: &'a str,
+    program: PathBuf,
+    accepts: i32,
+}
+
+/// Feeds every `step`-th reachable Tomek board (all 17 setups, each ply by ply) to each
+/// validator, in files of at most 1,000,000 boards (the statement's bound), the validators
+/// side by side on each file: every file must be accepted. Returns the number of boards and
+/// of files.
+fn validators_on_reachable_boards(step: usize, judges: &[Judge]) -> (u64, u64) {
     let space = tomek::tictactoe::space::Space::explore(std::sync::Arc::new(
         tomek::tictactoe::rules::Geometry::tomek().clone(),
     ));
-    let validator = tomek_validator();
     let (mut boards, mut files) = (0u64, 0u64);
     let mut chunk = Vec::with_capacity(1_000_000);
     let mut flush = |chunk: &mut Vec<Board>| {
@@ -919,8 +1059,19 @@ fn tomek_validator_on_reachable_boards(step: usize) -> (u64, u64) {
         }
         let mut input = Vec::new();
         codejam::write_input(&mut input, chunk).unwrap();
-        let (code, _) = run(&mut Command::new(&validator), &input);
-        assert_eq!(code, 42, "file {files} of reachable boards rejected");
+        std::thread::scope(|s| {
+            for j in judges {
+                let input = &input;
+                s.spawn(move || {
+                    let (code, _) = run(&mut Command::new(&j.program), input);
+                    assert_eq!(
+                        code, j.accepts,
+                        "{}: file {files} of reachable boards rejected",
+                        j.name
+                    );
+                });
+            }
+        });
         boards += chunk.len() as u64;
         files += 1;
         chunk.clear();
@@ -936,21 +1087,74 @@ fn tomek_validator_on_reachable_boards(step: usize) -> (u64, u64) {
     (boards, files)
 }
 
+fn cpp_judge() -> Judge<'static> {
+    Judge {
+        name: "the C++ validator",
+        program: tomek_validator(),
+        accepts: 42,
+    }
+}
+
 #[test]
 fn tomek_validator_accepts_a_sample_of_every_reachable_board() {
     // Every 61st board: about 1,000,000 boards of every setup and ply, in one file.
-    let (boards, files) = tomek_validator_on_reachable_boards(61);
+    let (boards, files) = validators_on_reachable_boards(61, &[cpp_judge()]);
     assert_eq!((boards, files), (1_001_473, 2));
     println!("the C++ validator accepted {boards} reachable boards (every 61st) in {files} files");
 }
 
-/// The whole proof, run by scripts/verify-packages.sh (about a minute).
+/// The whole proof, run by scripts/verify-packages.sh (a few minutes): the C++ validator and
+/// the Polygon one (built against the testlib.h named by `TOMEK_TESTLIB`) on every board.
 #[test]
 #[ignore]
 fn tomek_validator_accepts_every_reachable_board() {
-    let (boards, files) = tomek_validator_on_reachable_boards(1);
+    let polygon = Judge {
+        name: "the Polygon validator",
+        program: compile_polygon("tomek_validate", package::tictactoe::POLYGON_VALIDATOR_CPP),
+        accepts: 0,
+    };
+    let (boards, files) = validators_on_reachable_boards(1, &[cpp_judge(), polygon]);
     assert_eq!(boards, 61_089_795);
-    println!("the C++ validator accepted all {boards} reachable boards in {files} files");
+    println!(
+        "the C++ validator and the Polygon validator each accepted all {boards} reachable boards \
+         in {files} files"
+    );
+}
+
+/// The Polygon validators (built against the testlib.h named by `TOMEK_TESTLIB`) accept the
+/// samples and every test file, and reject every near-miss kind of both problems.
+#[test]
+#[ignore]
+fn polygon_validators_reject_every_near_miss_kind() {
+    let tomek = package::tictactoe::problem(&package::tictactoe::Options {
+        large_cases: 10,
+        ..Default::default()
+    })
+    .unwrap();
+    let fourow = package::fourow::problem(&package::fourow::Options::default()).unwrap();
+    let mut rejected = 0;
+    for (name, problem, source) in [
+        ("tomek", &tomek, package::tictactoe::POLYGON_VALIDATOR_CPP),
+        ("fourow", &fourow, package::fourow::POLYGON_VALIDATOR_CPP),
+    ] {
+        let v = compile_polygon(&format!("{name}_validate"), source);
+        for c in &problem.cases {
+            assert!(polygon_valid(&v, &c.input), "{name}: {} rejected", c.path());
+        }
+        for i in &problem.invalid_inputs {
+            assert!(!polygon_valid(&v, &i.input), "{name}: {} accepted", i.name);
+            rejected += 1;
+        }
+    }
+    assert_eq!(rejected, 17 + 16);
+    println!(
+        "the Polygon validators accepted every test file ({} and {}) and rejected all \
+         {rejected} near-miss kinds (Tomek {}, Four in a row {})",
+        tomek.cases.len(),
+        fourow.cases.len(),
+        tomek.invalid_inputs.len(),
+        fourow.invalid_inputs.len()
+    );
 }
 
 #[test]
