@@ -36,7 +36,7 @@ pub enum Command {
     /// --values, how many are won, drawn and lost for the side to move.
     Count(CountArgs),
     /// Write the whole problem as a problem package: Kattis legacy (the default), ICPC
-    /// 2025-09 or DOMjudge.
+    /// 2025-09, Polygon or DOMjudge.
     Package(super::package::FourowArgs),
     /// Who wins a position with perfect play: its score, the score of every column and a
     /// line of best play; an illegal sequence exits with code 2.

@@ -78,8 +78,8 @@ pub enum Command {
     Check(check::Args),
     /// Four in a row (SPOJ FOUROW): judge, generator, validator, position counts.
     Fourow(fourow::Args),
-    /// Write the whole problem as a problem package (Kattis legacy by default, ICPC 2025-09 or
-    /// DOMjudge): data, input validator, accepted and wrong submissions.
+    /// Write the whole problem as a problem package (Kattis legacy by default, ICPC 2025-09,
+    /// Polygon or DOMjudge): data, input validator, accepted and wrong submissions.
     Package(package::Args),
     /// Everything about one board: status by each evaluator, reachability, perfect play with
     /// every move, move orders and games through it, symmetries.
