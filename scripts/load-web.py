@@ -7,7 +7,8 @@ the whole space and the positions per ply of the sizes asked for), then sends RE
 concurrent clients (keep-alive connections), about half of them malformed:
 
   valid       Tomek boards as clicks make them, Four in a row verdicts, positions per ply,
-              column scores near the end of a game, the pages, the statistics;
+              column scores near the end of a game and with 22 to 24 empty cells, the pages,
+              the statistics;
   malformed   bad boards and moves, unknown, out-of-range and repeated parameters (400), query
               strings of 600 bytes, 10 KB and 100 KB (414), POST, PUT and DELETE (405), each
               with its one expected status; and truncated requests on raw sockets (the request
@@ -52,6 +53,12 @@ TIMEOUT = 30.0
 VALID, MALFORMED, TRUNCATED = "valid", "malformed", "truncated"
 
 
+MIDGAME = [
+    "36376766517472612134", "451521624327742771", "554221712722723356", "63133734632446213167",
+    "1574345714162521727", "34261155412653734642", "617437226526741243", "4214752647321435757",
+]
+
+
 def tomek_board(rng):
     """A board as clicks make it: a setup, then alternating X and O."""
     cells = ["."] * 16
@@ -90,9 +97,13 @@ def requests_to_send(rng):
         elif k < 35:
             size = rng.choice(["cols=4&rows=3", "cols=4&rows=4", "cols=7&rows=6", "cols=5&rows=4"])
             out.append((VALID, "fourow counts", get("/api/fourow/counts?" + size), {200}, False))
-        elif k < 41:
+        elif k < 40:
             # Near the end of a game: scored at once, after waiting its turn for a core.
             out.append((VALID, "fourow explain", get("/api/fourow/explain?moves=444444333333222222"), {200}, False))
+        elif k < 41:
+            # Positions of random games with 22 to 24 empty cells: a search of 6 to 17 ms alone.
+            moves = rng.choice(MIDGAME)
+            out.append((VALID, "fourow explain midgame", get("/api/fourow/explain?moves=" + moves), {200}, False))
         elif k < 45:
             page = rng.choice(["/", "/tomek", "/fourow", "/app.js", "/style.css"])
             out.append((VALID, "page", get(page), {200}, False))
