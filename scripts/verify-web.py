@@ -1,5 +1,6 @@
 """Drives the pages of `tomek serve` in headless Chromium (see verify-web.sh)."""
 
+import csv
 import json
 import subprocess
 import sys
@@ -64,11 +65,81 @@ def browser(profile):
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
-        "--window-size=1100,800",
+        "--window-size=1280,900",
         f"--user-data-dir={profile}",
     ]:
         options.add_argument(flag)
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def full_page_screenshot(driver, path):
+    """A screenshot of the whole page, 1280 pixels wide: the viewport is made as tall as the
+    page first."""
+    def viewport(height):
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1280, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
+        time.sleep(0.3)
+
+    viewport(900)
+    height = driver.execute_script(
+        "return Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)"
+    )
+    viewport(height)
+    driver.execute_script("window.scrollTo(0, 0)")
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    check(width <= 1280, f"{path}: the page is {width} pixels wide")
+    driver.save_screenshot(path)
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def bars_of(driver):
+    """The number of bars of the page's plot (distinct x of its rectangles)."""
+    rects = driver.find_elements(By.CSS_SELECTOR, "#plot svg rect")
+    return len({r.get_attribute("x") for r in rects})
+
+
+def check_stats(driver):
+    """The page's statistics are those of `tomek stats --format json` (generated/stats.json),
+    and its plot has one bar per ply."""
+    WebDriverWait(driver, 60).until(
+        lambda d: d.execute_script("return document.body.dataset.stats") == "shown"
+    )
+    with open("generated/stats.json") as f:
+        stats = json.load(f)
+    check(len(stats["setups"]) == 18, "generated/stats.json has 17 setups and the total")
+    number = lambda v: int(v.replace(",", "")) if v else None
+    for s in stats["setups"]:
+        s["setup"] = str(s["setup"])
+        row = driver.find_element(By.ID, "setup-" + s["setup"])
+        cells = [td.text for td in row.find_elements(By.TAG_NAME, "td")]
+        want = [s["boards_x_won"], s["boards_o_won"], s["boards_draw"], s["boards_open"], s["boards_total"]]
+        got = [number(c) for c in cells[1:6]]
+        check(got == want, f"boards of setup {s['setup']}: {got} != {want}")
+        row = driver.find_element(By.ID, "games-" + s["setup"])
+        games = [number(td.text) for td in row.find_elements(By.TAG_NAME, "td")[1:]]
+        want = [s["games_x_won"], s["games_o_won"], s["games_draw"], s["games_total"]]
+        check(games == want, f"games of setup {s['setup']}: {games} != {want}")
+        if s["setup"] != "all":
+            check(cells[6] == s["value"], f"value of setup {s['setup']}: {cells[6]!r}")
+        wdl = [number(c) for c in cells[7:10]]
+        check(wdl == [s["to_move_wins"], s["to_move_draws"], s["to_move_loses"]], f"setup {s['setup']}: {wdl}")
+    for table in ["setups", "gamecounts"]:
+        body_rows = driver.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr")
+        check(len(body_rows) == 17, f"{len(body_rows)} setups in the table {table}")
+    orbits = [b for b in stats["symmetry"]["by_status"] if b["status"] == "total"][0]["orbits"]
+    text = driver.find_element(By.ID, "orbits").text
+    check(text.startswith(f"{orbits:,} orbits"), f"orbits: {text!r}")
+    check(bars_of(driver) == 17, f"the plot of boards by ply has {bars_of(driver)} bars")
+    driver.find_element(By.CSS_SELECTOR, "#plotscale option[value='log']").click()
+    check(bars_of(driver) == 17, "the logarithmic plot has 17 bars")
+    driver.find_element(By.CSS_SELECTOR, "#plotsetup option[value='none']").click()
+    title = driver.find_element(By.CSS_SELECTOR, "#plot svg text").text
+    total = [s for s in stats["setups"] if s["setup"] == "none"][0]["boards_total"]
+    check(f"{total:,} boards" in title, f"plot title {title!r}")
+    driver.find_element(By.CSS_SELECTOR, "#plotsetup option[value='all']").click()
+    driver.find_element(By.CSS_SELECTOR, "#plotscale option[value='linear']").click()
 
 
 def wait_board(driver, board):
@@ -114,6 +185,9 @@ def check_tomek_page(driver, board):
             check(colour not in COLOURS.values(), f"{board}: square {sq} colour {colour}")
     reasons = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#reasons li")]
     check(reasons == e["reasons"], f"{board}: reasons {reasons}")
+    check(driver.find_element(By.ID, "ply").text == str(e["ply"]), f"{board}: ply")
+    stones = driver.find_element(By.ID, "stones").text
+    check(stones.startswith(f"X {e['x_stones']}, O {e['o_stones']}"), f"{board}: stones {stones!r}")
 
 
 def main():
@@ -136,6 +210,12 @@ def main():
             board = board[:sq] + "XO"[i % 2] + board[sq + 1:]
             check_tomek_page(driver, board)
         check(driver.find_element(By.ID, "status").text == "X won", "the game ends with X won")
+        # No move once the game is over.
+        driver.find_element(By.ID, "sq10").click()
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "error").is_displayed())
+        check(driver.execute_script("return document.body.dataset.board") == board, "no move after the end")
+        check("over" in driver.find_element(By.ID, "error").text, "the page says the game is over")
+        check(driver.find_element(By.ID, "tomove").text.startswith("nobody"), "nobody to move")
         # Undo and redo.
         driver.find_element(By.ID, "undo").click()
         undone = board[:3] + "." + board[4:]
@@ -160,7 +240,19 @@ def main():
         driver.get("about:blank")
         driver.get(link)
         check_tomek_page(driver, shown)
-        driver.save_screenshot("generated/web-tomek.png")
+        check_stats(driver)
+        full_page_screenshot(driver, "generated/web-tomek.png")
+        # Every setup can be started from.
+        for setup in ["5", "none", "15"]:
+            driver.find_element(By.CSS_SELECTOR, f"#setupchoice option[value='{setup}']").click()
+            driver.find_element(By.ID, "startsetup").click()
+            board = "." * 16 if setup == "none" else "." * int(setup) + "T" + "." * (15 - int(setup))
+            check_tomek_page(driver, board)
+            driver.find_element(By.ID, "sq0" if setup != "none" else "sq1").click()
+            sq = 0 if setup != "none" else 1
+            check_tomek_page(driver, board[:sq] + "X" + board[sq + 1:])
+        options = driver.find_elements(By.CSS_SELECTOR, "#setupchoice option")
+        check(len(options) == 17, f"{len(options)} setups to choose from")
 
         # Four in a row: three columns filled, the scores shown, then the winning move.
         driver.get(base + "/fourow")
@@ -188,15 +280,36 @@ def main():
         for m in api["moves"]:
             shown_score = driver.find_element(By.ID, f"score{m['column']}").text
             check(shown_score == str(m["score"]), f"column {m['column']} score {shown_score}")
+        # The positions per ply of 7×6 are those of `tomek fourow count` (the committed
+        # generated/fourow-space.csv), and 4,531,985,219,092 in all (Tromp's count).
+        WebDriverWait(driver, 20).until(
+            lambda d: d.execute_script("return document.body.dataset.counts") == "7x6"
+        )
+        count_rows = driver.find_elements(By.CSS_SELECTOR, "#counts tbody tr")
+        with open("generated/fourow-space.csv") as f:
+            committed = [r for r in csv.reader(f)][1:-1]
+        check(len(count_rows) == 43 == len(committed), f"positions per ply of 7×6: {len(count_rows)} rows")
+        for tr, want in zip(count_rows, committed):
+            got = [td.text.replace(",", "") for td in tr.find_elements(By.TAG_NAME, "td")]
+            check(got == want, f"positions per ply: {got} != {want}")
+        note = driver.find_element(By.ID, "countnote").text
+        check(note.startswith("4,531,985,219,092 positions on the 7×6 board"), f"count note {note!r}")
+        check(bars_of(driver) == 43, f"the plot of positions per ply has {bars_of(driver)} bars")
+        full_page_screenshot(driver, "generated/web-fourow.png")
         driver.find_element(By.ID, "c1r1").click()
         WebDriverWait(driver, 20).until(
             lambda d: d.find_element(By.ID, "verdict").text.startswith("Game is over")
         )
         verdict = driver.find_element(By.ID, "verdict").text
         check(verdict == "Game is over. The first player won.", f"verdict {verdict!r}")
+        # A smaller board: counted by the server.
+        driver.get(base + "/fourow?moves=&cols=4&rows=4")
+        WebDriverWait(driver, 20).until(
+            lambda d: d.execute_script("return document.body.dataset.counts") == "4x4"
+        )
         count_rows = driver.find_elements(By.CSS_SELECTOR, "#counts tbody tr")
         check(len(count_rows) == 17, f"positions per ply of 4×4: {len(count_rows)} rows")
-        driver.save_screenshot("generated/web-fourow.png")
+        check(bars_of(driver) == 17, f"the plot of 4×4 has {bars_of(driver)} bars")
     finally:
         driver.quit()
         server.terminate()

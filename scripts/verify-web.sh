@@ -2,7 +2,9 @@
 # Checks the pages of `tomek serve` in a real browser: plays a Tomek game by clicking and holds
 # the page's status, value and per-square colours to `tomek explain --format json`, opens the
 # page's shared link, plays a Four in a row game to a win and checks the verdict, and saves
-# screenshots to generated/web-tomek.png and generated/web-fourow.png.
+# screenshots to generated/web-tomek.png and generated/web-fourow.png; then runs the load test
+# (scripts/load-web.py: 10,000 requests from 32 clients, half of them malformed, with its checks
+# of statuses, p99, memory and the server's survival).
 #
 # Installs Debian's chromium and chromium-driver (apt-get, so as root) and Python's selenium in
 # a virtual environment under target/. The server listens on a free loopback port only.
@@ -23,3 +25,4 @@ fi
 cargo build --release --quiet
 mkdir -p generated
 "$venv/bin/python" scripts/verify-web.py target/release/tomek
+python3 scripts/load-web.py target/release/tomek

@@ -18,12 +18,19 @@ use std::sync::Arc;
 
 /// The largest board whose positions per ply are counted (cells).
 pub const MAX_COUNT_CELLS: u32 = 20;
-/// The most empty cells a position may have for its columns to be scored.
-pub const MAX_SEARCH_EMPTY: u32 = 24;
-/// Transposition table of one search, in bytes. With at most 24 empty cells a search visits
-/// few positions, and the table's pages, written before the search starts, cost more than they
-/// save beyond this size (16 MiB took about 8 ms more a search than 2 MiB).
+/// The most empty cells a position may have for its columns to be scored. On 7×6, positions
+/// of random games with 30 empty cells took 49 ms at the median and at most 1 s (100 of them,
+/// one thread, on two busy cores); with 32 empty cells the slowest of 30 took 2.2 s on idle
+/// cores, too close to [`super::SEARCH_TIMEOUT`].
+pub const MAX_SEARCH_EMPTY: u32 = 30;
+/// Transposition table of one search, in bytes. A search of a position with few empty cells
+/// visits few positions, and the table's pages, written before the search starts, cost more
+/// than they save beyond this size (16 MiB took about 8 ms more a search than 2 MiB).
 const SEARCH_TABLE: usize = 2 << 20;
+/// The positions per ply of the 7×6 board, counted by `tomek fourow count --plot` (rebuilt by
+/// `scripts/regenerate.sh --full`, its first plies checked afresh by `scripts/regenerate.sh`):
+/// far too many to count per request.
+const STANDARD_COUNTS: &str = include_str!("../../generated/fourow-space.csv");
 
 /// A refusal: a status and the message sent as `{"error": message}`.
 pub(crate) struct ApiError(StatusCode, String);
@@ -91,24 +98,36 @@ pub(crate) async fn not_found() -> ApiError {
     ApiError(StatusCode::NOT_FOUND, "no such page or endpoint".into())
 }
 
-type Params = Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>;
+type Params = Result<Query<Vec<(String, String)>>, axum::extract::rejection::QueryRejection>;
 
 /// The parameters of a request, each allowed name at most once and no other names.
 struct Args(HashMap<String, String>);
 
 impl Args {
     fn new(q: Params, allowed: &[&str]) -> Result<Args, ApiError> {
-        let Query(map) = q.map_err(|e| bad(format!("cannot read the query string: {e}")))?;
-        if let Some(k) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
-            return Err(bad(format!(
-                "unknown parameter `{}` (this endpoint takes {})",
-                k.chars().take(32).collect::<String>(),
-                if allowed.is_empty() {
-                    "none".to_string()
-                } else {
-                    allowed.join(", ")
-                }
-            )));
+        let Query(pairs) = q.map_err(|e| bad(format!("cannot read the query string: {e}")))?;
+        let mut map = HashMap::with_capacity(pairs.len());
+        for (k, v) in pairs {
+            let name = || k.chars().take(32).collect::<String>();
+            if !allowed.contains(&k.as_str()) {
+                return Err(bad(format!(
+                    "unknown parameter `{}` (this endpoint takes {})",
+                    name(),
+                    if allowed.is_empty() {
+                        "none".to_string()
+                    } else {
+                        allowed.join(", ")
+                    }
+                )));
+            }
+            // Two values of one name are ambiguous: neither is taken.
+            if map.contains_key(&k) {
+                return Err(bad(format!(
+                    "the parameter `{}` is given more than once",
+                    name()
+                )));
+            }
+            map.insert(k, v);
         }
         Ok(Args(map))
     }
@@ -300,10 +319,12 @@ pub(crate) async fn fourow_counts(
     let args = Args::new(q, &["cols", "rows"])?;
     let cols = args.number("cols", 4, 1, MAX_COUNT_CELLS)?;
     let rows = args.number("rows", 4, 1, MAX_COUNT_CELLS)?;
-    if cols * rows > MAX_COUNT_CELLS {
+    let standard = (cols, rows) == (Shape::STANDARD.cols(), Shape::STANDARD.rows());
+    if cols * rows > MAX_COUNT_CELLS && !standard {
         return Err(bad(format!(
             "a board of {cols}×{rows} has {} cells; positions are counted here for at most \
-             {MAX_COUNT_CELLS} cells (the command `tomek fourow count` does larger ones)",
+             {MAX_COUNT_CELLS} cells, and for 7×6 (the command `tomek fourow count` does other \
+             sizes)",
             cols * rows
         )));
     }
@@ -316,23 +337,39 @@ pub(crate) async fn fourow_counts(
     if let Some(body) = kept {
         return Ok(ok(body.as_str().to_owned()));
     }
-    let plies = blocking(move || fourow::sized::count(cols, rows, cols * rows, |_| {}))
-        .await?
-        .map_err(|e| bad(e.to_string()))?;
+    let plies = if standard {
+        standard_counts().map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+    } else {
+        blocking(move || fourow::sized::count(cols, rows, cols * rows, |_| {}))
+            .await?
+            .map_err(|e| bad(e.to_string()))?
+            .iter()
+            .map(|p| {
+                [
+                    p.ply.into(),
+                    p.positions(),
+                    p.x_won,
+                    p.o_won,
+                    p.draw,
+                    p.open,
+                ]
+            })
+            .collect()
+    };
     let rows_json: Vec<_> = plies
         .iter()
-        .map(|p| {
+        .map(|&[ply, positions, first_won, second_won, draw, open]| {
             serde_json::json!({
-                "ply": p.ply,
-                "positions": p.positions(),
-                "first_won": p.x_won,
-                "second_won": p.o_won,
-                "draw": p.draw,
-                "open": p.open,
+                "ply": ply,
+                "positions": positions,
+                "first_won": first_won,
+                "second_won": second_won,
+                "draw": draw,
+                "open": open,
             })
         })
         .collect();
-    let total: u64 = plies.iter().map(|p| p.positions()).sum();
+    let total: u64 = plies.iter().map(|p| p[1]).sum();
     let doc = serde_json::json!({
         "columns": cols,
         "rows": rows,
@@ -347,6 +384,52 @@ pub(crate) async fn fourow_counts(
         .entry((cols, rows))
         .or_insert_with(|| Arc::new(body.clone()));
     Ok(ok(body))
+}
+
+/// The rows of [`STANDARD_COUNTS`] (ply, positions, first won, second won, draws, open),
+/// checked: the plies in order from 0, each row's positions the sum of its statuses, and the
+/// file's total line the sum of the rows.
+fn standard_counts() -> Result<Vec<[u64; 6]>, String> {
+    let mut lines = STANDARD_COUNTS.lines();
+    let header = "ply,positions,first_player_won,second_player_won,draws,open";
+    if lines.next() != Some(header) {
+        return Err("the kept 7×6 counts do not start with their header".into());
+    }
+    let mut plies: Vec<[u64; 6]> = Vec::new();
+    let mut total = None;
+    for line in lines {
+        let mut fields = line.split(',');
+        let first = fields.next().unwrap_or_default();
+        let numbers: Vec<u64> = fields
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|e| {
+                format!("the kept 7×6 counts hold a line that is not numbers ({e}): {line}")
+            })?;
+        let [positions, a, b, c, d] = numbers[..] else {
+            return Err(format!("the kept 7×6 counts hold a short line: {line}"));
+        };
+        if positions != a + b + c + d {
+            return Err(format!("the kept 7×6 counts do not add up: {line}"));
+        }
+        if first == "total" {
+            total = Some([positions, a, b, c, d]);
+        } else if first.parse::<usize>() == Ok(plies.len()) {
+            plies.push([plies.len() as u64, positions, a, b, c, d]);
+        } else {
+            return Err(format!("the kept 7×6 counts skip a ply: {line}"));
+        }
+    }
+    let mut sum = [0u64; 5];
+    for p in &plies {
+        for (s, v) in sum.iter_mut().zip(&p[1..]) {
+            *s += v;
+        }
+    }
+    if total != Some(sum) || plies.len() != 43 {
+        return Err("the kept 7×6 counts do not match their total line".into());
+    }
+    Ok(plies)
 }
 
 /// `GET /api/fourow/explain?moves=M[&cols=C&rows=R]`: the score of every column, as

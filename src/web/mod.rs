@@ -5,7 +5,9 @@
 //! Every request is bounded: the query string is short, the body is refused, at most
 //! [`MAX_CONCURRENT`] requests are handled at once, each search has a time limit, and no more
 //! Four in a row searches run at a time than there are cores; the others wait their turn for
-//! at most [`SEARCH_WAIT`].
+//! at most [`SEARCH_WAIT`]. Every connection is bounded too: at most [`MAX_CONNECTIONS`] are
+//! open at once, and one silent for [`IDLE_TIMEOUT`] (idle, or a request stalled half sent) is
+//! closed.
 
 mod api;
 
@@ -16,9 +18,15 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use std::collections::HashMap;
 use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::sync::{OnceCell, Semaphore};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OnceCell, OwnedSemaphorePermit, Semaphore};
 
 /// Requests handled at once; more wait their turn.
 pub const MAX_CONCURRENT: usize = 64;
@@ -30,6 +38,12 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 pub const SEARCH_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a Four in a row search may wait for a core before it is told to come back.
 pub const SEARCH_WAIT: Duration = Duration::from_secs(2);
+/// Connections open at once; more wait to be accepted.
+pub const MAX_CONNECTIONS: usize = 256;
+/// How long a connection may send and receive nothing before it is closed: longer than any
+/// answer may take ([`REQUEST_TIMEOUT`]), so that only idle connections and requests stalled
+/// half sent are closed.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// What the handlers share: the statistics once computed, the position counts of each board
 /// size once computed (at most one per size of at most [`api::MAX_COUNT_CELLS`] cells, a few
@@ -80,12 +94,143 @@ pub fn router() -> Router {
 /// ([`crate::tictactoe::subtree`]); [`crate::tictactoe::subtree::prepare`] computes them ahead,
 /// as `tomek serve` does on a thread of its own while the server starts.
 pub async fn serve(
-    listener: tokio::net::TcpListener,
+    listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
+) -> io::Result<()> {
+    let listener = Bounded {
+        inner: listener,
+        slots: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
+    };
     axum::serve(listener, router())
         .with_graceful_shutdown(shutdown)
         .await
+}
+
+/// A listener that keeps at most [`MAX_CONNECTIONS`] connections open and closes the silent
+/// ones.
+struct Bounded {
+    inner: TcpListener,
+    slots: Arc<Semaphore>,
+}
+
+impl axum::serve::Listener for Bounded {
+    type Io = Watched;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Watched, SocketAddr) {
+        // The semaphore is never closed, so a slot always comes.
+        let slot = self.slots.clone().acquire_owned().await.ok();
+        let (stream, addr) = axum::serve::Listener::accept(&mut self.inner).await;
+        let watched = Watched {
+            stream,
+            deadline: Box::pin(tokio::time::sleep(IDLE_TIMEOUT)),
+            _slot: slot,
+        };
+        (watched, addr)
+    }
+
+    fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.inner.local_addr()
+    }
+}
+
+/// A connection that fails its reads and writes once nothing has gone through it for
+/// [`IDLE_TIMEOUT`], and frees its slot when closed.
+struct Watched {
+    stream: TcpStream,
+    deadline: Pin<Box<tokio::time::Sleep>>,
+    _slot: Option<OwnedSemaphorePermit>,
+}
+
+impl Watched {
+    fn active(&mut self) {
+        self.deadline
+            .as_mut()
+            .reset(tokio::time::Instant::now() + IDLE_TIMEOUT);
+    }
+
+    /// What a pending read or write becomes: still pending, or an error once silent too long.
+    fn pending<T>(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
+        match self.deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the connection was silent too long",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        match Pin::new(&mut this.stream).poll_read(cx, buf) {
+            Poll::Ready(r) => {
+                if buf.filled().len() > before {
+                    this.active();
+                }
+                Poll::Ready(r)
+            }
+            Poll::Pending => this.pending(cx),
+        }
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        match Pin::new(&mut this.stream).poll_write(cx, data) {
+            Poll::Ready(r) => {
+                if matches!(r, Ok(n) if n > 0) {
+                    this.active();
+                }
+                Poll::Ready(r)
+            }
+            Poll::Pending => this.pending(cx),
+        }
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        match Pin::new(&mut this.stream).poll_write_vectored(cx, bufs) {
+            Poll::Ready(r) => {
+                if matches!(r, Ok(n) if n > 0) {
+                    this.active();
+                }
+                Poll::Ready(r)
+            }
+            Poll::Pending => this.pending(cx),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        match Pin::new(&mut this.stream).poll_flush(cx) {
+            Poll::Ready(r) => Poll::Ready(r),
+            Poll::Pending => this.pending(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+    }
 }
 
 fn asset(kind: &'static str, body: &'static str) -> Response {

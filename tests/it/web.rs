@@ -157,6 +157,30 @@ fn web_every_endpoint_answers() {
     assert_eq!(&per_ply[..4], &[1, 4, 16, 52]);
     assert_eq!(c["total"].as_u64(), Some(per_ply.iter().sum()));
 
+    // 7×6, from the kept count: 1, 7, 49, 238, 1120, ... positions (OEIS A212693), and
+    // 4,531,985,219,092 in all (Tromp's count); the last ply holds the drawn full boards.
+    let c = server.json("/api/fourow/counts?cols=7&rows=6");
+    let plies = c["plies"].as_array().unwrap();
+    let per_ply: Vec<u64> = plies
+        .iter()
+        .map(|p| p["positions"].as_u64().unwrap())
+        .collect();
+    assert_eq!(per_ply.len(), 43);
+    assert_eq!(&per_ply[..6], &[1, 7, 49, 238, 1120, 4263]);
+    assert_eq!(c["total"].as_u64(), Some(4_531_985_219_092));
+    assert_eq!(c["total"].as_u64(), Some(per_ply.iter().sum()));
+    for p in plies {
+        let parts: u64 = ["first_won", "second_won", "draw", "open"]
+            .iter()
+            .map(|k| p[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(Some(parts), p["positions"].as_u64(), "{p}");
+    }
+    assert_eq!(plies[42]["open"], 0);
+    assert!(plies[42]["draw"].as_u64().unwrap() > 0);
+    assert_eq!(plies[6]["first_won"], 0);
+    assert!(plies[7]["first_won"].as_u64().unwrap() > 0);
+
     // Three in the first column and three in the second: the first player wins at once.
     let e = server.json("/api/fourow/explain?moves=121212&cols=4&rows=4");
     assert_eq!(e["outcome"], "win");
@@ -170,8 +194,19 @@ fn web_every_endpoint_answers() {
     assert_eq!(e["to_move"], "first");
     assert_eq!(e["outcome"], "win");
 
+    // The first request computes the statistics, which may take longer than a request may
+    // wait on a busy machine: the server then answers 503 and goes on computing.
+    let start = std::time::Instant::now();
+    while server.get("/api/tomek/stats").0 == 503 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no statistics after 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
     let s = server.json("/api/tomek/stats");
     assert_eq!(s["rows"], 4);
+    assert_eq!(s["setups"].as_array().map(Vec::len), Some(17));
     assert!(s["total"]["boards"]["open"].as_u64().unwrap() > 0);
     // The second request is served from the kept copy.
     assert_eq!(server.json("/api/tomek/stats"), s);
@@ -207,25 +242,201 @@ fn web_bad_parameters_are_refused() {
         "/api/fourow/judge?moves=1&rows=99999999999",
         "/api/fourow/judge?moves=1&cols=9&rows=9",
         "/api/fourow/judge?moves=55&cols=4&rows=4",
-        "/api/fourow/counts?cols=7&rows=6",
+        "/api/fourow/judge?moves=1&cols=10",
+        "/api/fourow/judge?moves=1&rows=x",
+        "/api/fourow/judge?moves=1&rows=0",
+        "/api/fourow/judge?moves=1&rows=64",
+        "/api/fourow/judge?moves=1&col=7",
+        "/api/fourow/judge?move=1",
+        "/api/fourow/counts?cols=8&rows=6",
+        "/api/fourow/counts?cols=5&rows=5",
         "/api/fourow/counts?cols=-1",
+        "/api/fourow/counts?cols=x",
+        "/api/fourow/counts?cols=0",
+        "/api/fourow/counts?cols=21&rows=1",
+        "/api/fourow/counts?rows=x",
+        "/api/fourow/counts?rows=0",
+        "/api/fourow/counts?rows=-4",
+        "/api/fourow/counts?rows=21",
+        "/api/fourow/counts?cols=1&rows=21",
         "/api/fourow/counts?size=3",
+        "/api/fourow/counts?cols=4&rows=4&moves=1",
         "/api/fourow/explain",
         "/api/fourow/explain?moves=",
+        "/api/fourow/explain?moves=1234567",
         "/api/fourow/explain?moves=4455443322",
         "/api/fourow/explain?moves=1111111",
         "/api/fourow/explain?moves=1x",
+        "/api/fourow/explain?moves=121212&cols=x&rows=4",
+        "/api/fourow/explain?moves=121212&cols=0&rows=4",
+        "/api/fourow/explain?moves=121212&cols=10&rows=4",
+        "/api/fourow/explain?moves=121212&cols=9&rows=7",
+        "/api/fourow/explain?moves=121212&cols=4&rows=x",
+        "/api/fourow/explain?moves=121212&cols=4&rows=0",
+        "/api/fourow/explain?moves=121212&cols=4&rows=64",
+        "/api/fourow/explain?moves=121212&cols=4&rows=-1",
+        "/api/fourow/explain?moves=121212&column=4",
+        "/api/fourow/explain?moves=121212&cols=4&rows=4&depth=3",
+        "/api/fourow/explain?moves=5&cols=4&rows=4",
     ] {
         server.refused(path, 400);
     }
     let message = server.refused("/api/fourow/explain?moves=", 400);
     assert!(message.contains("empty cells"), "{message}");
+    let message = server.refused("/api/fourow/counts?cols=4&rows=4&moves=1", 400);
+    assert!(message.contains("unknown parameter `moves`"), "{message}");
+
+    // Boards and move lists of 65 characters up to the longest query string.
+    for len in [65, 66, 100, 200, 300, 400, 505, 506] {
+        let board = "X.O.".repeat(len / 4 + 1)[..len].to_string();
+        let message = server.refused(&format!("/api/tomek/explain?board={board}"), 400);
+        assert!(message.contains("longer than 64"), "{len}: {message}");
+        let moves = "1234567".repeat(len / 7 + 1)[..len].to_string();
+        for endpoint in ["judge", "explain"] {
+            let message = server.refused(&format!("/api/fourow/{endpoint}?moves={moves}"), 400);
+            assert!(message.contains("more than 64 moves"), "{len}: {message}");
+        }
+    }
+    for len in [507, 512, 600, 10_000] {
+        server.refused(
+            &format!("/api/tomek/explain?board={}", "X".repeat(len)),
+            414,
+        );
+        server.refused(&format!("/api/fourow/judge?moves={}", "1".repeat(len)), 414);
+    }
+
+    // A name given twice is ambiguous, even with the same value twice.
+    for path in [
+        "/api/tomek/explain?board=XO..............&board=OX..............",
+        "/api/tomek/explain?board=XO..............&board=XO..............",
+        "/api/fourow/judge?moves=12&moves=34",
+        "/api/fourow/judge?moves=12&cols=7&cols=6",
+        "/api/fourow/counts?cols=4&cols=4&rows=4",
+        "/api/fourow/counts?cols=4&rows=3&rows=4",
+        "/api/fourow/explain?moves=121212&cols=4&rows=4&rows=4",
+        "/api/fourow/explain?moves=121212&moves=121212&cols=4&rows=4",
+    ] {
+        let message = server.refused(path, 400);
+        assert!(message.contains("more than once"), "{path}: {message}");
+    }
+    server.refused("/api/tomek/stats?x=1&x=1", 400);
     server.refused("/api/nothing", 404);
-    server.refused(&format!("/api/fourow/judge?moves={}", "1".repeat(600)), 414);
-    let (status, _, body) = server.request(
-        "POST /api/fourow/judge HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+}
+
+#[test]
+fn web_methods_other_than_get_are_refused() {
+    let server = Server::start();
+    for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
+        for path in [
+            "/",
+            "/tomek",
+            "/app.js",
+            "/api/tomek/explain?board=................",
+            "/api/tomek/stats",
+            "/api/fourow/judge?moves=44",
+            "/api/fourow/counts?cols=4&rows=4",
+            "/api/fourow/explain?moves=121212&cols=4&rows=4",
+        ] {
+            let (status, kind, body) = server.request(&format!(
+                "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\
+                 Connection: close\r\n\r\n{{}}"
+            ));
+            assert_eq!(status, 405, "{method} {path}: {body}");
+            assert_eq!(kind, "application/json", "{method} {path}");
+            assert!(body.contains("only GET"), "{method} {path}: {body}");
+        }
+    }
+    // The same server still answers.
+    assert_eq!(server.get("/api/fourow/judge?moves=44").0, 200);
+}
+
+#[test]
+fn web_fourow_explain_is_the_commands_json() {
+    let server = Server::start();
+    for (moves, cols, rows) in [
+        ("444444333333222222", 7, 6),
+        ("12561117736217", 7, 6),
+        ("444444333333", 7, 6),
+        ("123456712345", 7, 6),
+        ("", 4, 4),
+        ("121212", 4, 4),
+        ("1234", 5, 4),
+    ] {
+        let (status, kind, body) = server.get(&format!(
+            "/api/fourow/explain?moves={moves}&cols={cols}&rows={rows}"
+        ));
+        assert_eq!(
+            (status, kind.as_str()),
+            (200, "application/json"),
+            "{moves}"
+        );
+        let (cols, rows) = (cols.to_string(), rows.to_string());
+        let command = stdout_of(&[
+            "fourow",
+            "explain",
+            "--format",
+            "json",
+            "--threads",
+            "1",
+            "--table",
+            "2",
+            "--cols",
+            &cols,
+            "--rows",
+            &rows,
+            "--",
+            moves,
+        ]);
+        assert_eq!(body, command, "{moves} on {cols}×{rows}");
+    }
+}
+
+/// Another address than loopback is served, with a warning on start. The test sends it nothing
+/// and ends it at once.
+#[test]
+fn web_other_address_warns_on_start() {
+    let mut child = Command::new(TOMEK)
+        .args(["serve", "--addr", "0.0.0.0:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tomek serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout is piped"))
+        .read_line(&mut line)
+        .expect("tomek serve prints its address");
+    let mut warning = String::new();
+    BufReader::new(child.stderr.take().expect("stderr is piped"))
+        .read_line(&mut warning)
+        .expect("tomek serve writes to standard error");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.starts_with("listening on http://0.0.0.0:"), "{line}");
+    assert!(
+        warning.contains("warning") && warning.contains("not a loopback address"),
+        "{warning}"
     );
-    assert_eq!(status, 405, "{body}");
+}
+
+#[test]
+fn web_loopback_does_not_warn() {
+    let mut child = Command::new(TOMEK)
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tomek serve starts");
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().expect("stderr is piped"))
+        .read_line(&mut first)
+        .expect("tomek serve writes to standard error");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        first.contains("computing the perfect-play tables"),
+        "{first}"
+    );
+    assert!(!first.contains("warning"), "{first}");
 }
 
 #[test]
@@ -287,4 +498,52 @@ fn web_open_hands_the_address_to_the_browser() {
     let (status, kind, _) = server.get("/");
     assert_eq!(status, 200);
     assert!(kind.starts_with("text/html"), "{kind}");
+}
+
+/// Requests cut short: the server closes the connection or refuses the request, and one that
+/// stalls half sent is closed once silent for the server's idle limit (15 s).
+#[test]
+fn web_truncated_and_stalled_requests_are_closed() {
+    use std::net::Shutdown;
+    let server = Server::start();
+    // What the server sends back before it closes, read to the end.
+    let answer = |s: &mut TcpStream| {
+        let mut got = Vec::new();
+        match s.read_to_end(&mut got) {
+            Ok(_) => String::from_utf8_lossy(&got).into_owned(),
+            // A reset is a close too.
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => String::new(),
+            Err(e) => panic!("the server neither answered nor closed: {e}"),
+        }
+    };
+    for part in [
+        "GET /api/tomek/expl",
+        "GET /api/fourow/judge?moves=44 HTTP/1.1\r\nHost: loc",
+        "GET /api/fourow/judge?moves=44 HTTP/1.1\r\nHost: localhost\r\n",
+        "GARBAGE\r\n\r\n",
+    ] {
+        let mut s = TcpStream::connect(server.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        s.write_all(part.as_bytes()).unwrap();
+        s.shutdown(Shutdown::Write).unwrap();
+        let got = answer(&mut s);
+        assert!(
+            got.is_empty() || got.starts_with("HTTP/1.1 4"),
+            "{part:?}: {got}"
+        );
+    }
+    let start = std::time::Instant::now();
+    let mut s = TcpStream::connect(server.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(40))).unwrap();
+    s.write_all(b"GET /api/fourow/judge?moves=44 HTTP/1.1\r\nHost: localhost\r\n")
+        .unwrap();
+    let got = answer(&mut s);
+    let waited = start.elapsed();
+    assert!(got.is_empty() || got.starts_with("HTTP/1.1 4"), "{got}");
+    assert!(
+        (Duration::from_secs(14)..Duration::from_secs(30)).contains(&waited),
+        "closed after {waited:?}"
+    );
+    // The server still answers.
+    assert_eq!(server.get("/api/fourow/judge?moves=44").0, 200);
 }

@@ -7,8 +7,24 @@ function $(id) { return document.getElementById(id); }
 async function getJson(url) {
   const r = await fetch(url);
   const body = await r.json();
-  if (!r.ok) throw new Error(body.error || ("HTTP " + r.status));
+  if (!r.ok) {
+    const e = new Error(body.error || ("HTTP " + r.status));
+    e.status = r.status;
+    throw e;
+  }
   return body;
+}
+
+// As getJson, asking again while the server answers 503 (still computing, or busy).
+async function getJsonPatiently(url, tries) {
+  for (let i = 1; ; i++) {
+    try {
+      return await getJson(url);
+    } catch (err) {
+      if (err.status !== 503 || i >= tries) throw err;
+      await new Promise((done) => setTimeout(done, 2000));
+    }
+  }
 }
 
 function showError(message) {
@@ -26,6 +42,92 @@ function History(initial) {
 History.prototype.push = function (s) { this.past.push(this.now); this.now = s; this.future = []; };
 History.prototype.undo = function () { if (this.past.length) { this.future.push(this.now); this.now = this.past.pop(); } };
 History.prototype.redo = function () { if (this.future.length) { this.past.push(this.now); this.now = this.future.pop(); } };
+
+// ---- Plots, drawn as inline SVG ----
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svgEl(name, attrs, text) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// A short form of a count for an axis: 1.5k, 12M, 3G, 4.5T.
+function shortCount(v) {
+  const units = [[1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"]];
+  for (const [u, s] of units) {
+    if (v >= u) return (v / u).toLocaleString("en", { maximumFractionDigits: 1 }) + s;
+  }
+  return v.toLocaleString("en");
+}
+
+// Draws stacked bars into `box`: one bar per entry of `bars` ({label, parts: {key: count}}),
+// its parts in the order of `keys` ([key, name] pairs, coloured by the CSS class `key`). On
+// the logarithmic scale a bar's height is its total and its parts share it in proportion.
+function stackedBars(box, bars, keys, scale, title) {
+  box.textContent = "";
+  const W = 760, H = 300, left = 56, right = 10, top = 24, bottom = 34;
+  const svg = svgEl("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img" });
+  svg.appendChild(svgEl("title", {}, title));
+  svg.appendChild(svgEl("text", { x: left, y: 14 }, title));
+  const totals = bars.map((b) => keys.reduce((t, [k]) => t + (b.parts[k] || 0), 0));
+  const most = Math.max(1, ...totals);
+  const plotH = H - top - bottom, plotW = W - left - right;
+  let y, ticks;
+  if (scale === "log") {
+    const top10 = Math.ceil(Math.log10(most));
+    y = (v) => (v < 1 ? 0 : Math.log10(v) / Math.max(1, top10) * plotH);
+    ticks = [];
+    const step = Math.max(1, Math.ceil(top10 / 6));
+    for (let p = 0; p <= top10; p += step) ticks.push(Math.pow(10, p));
+  } else {
+    const raw = most / 5, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+    const high = Math.ceil(most / step) * step;
+    y = (v) => v / high * plotH;
+    ticks = [];
+    for (let v = 0; v <= high + step / 2; v += step) ticks.push(v);
+  }
+  for (const t of ticks) {
+    const ty = top + plotH - y(t);
+    svg.appendChild(svgEl("line", { x1: left, x2: W - right, y1: ty, y2: ty, class: "grid" }));
+    svg.appendChild(svgEl("text", { x: left - 4, y: ty + 4, "text-anchor": "end" }, shortCount(t)));
+  }
+  const slot = plotW / Math.max(1, bars.length), width = Math.max(1, slot * 0.8);
+  const labelEvery = Math.ceil(bars.length / 22);
+  bars.forEach((b, i) => {
+    const x = left + i * slot + (slot - width) / 2;
+    const height = y(totals[i]);
+    let base = top + plotH;
+    for (const [k, name] of keys) {
+      const v = b.parts[k] || 0;
+      if (!v) continue;
+      const h = scale === "log" ? height * v / totals[i] : y(v);
+      base -= h;
+      const r = svgEl("rect", { x: x, y: base, width: width, height: h, class: k });
+      r.appendChild(svgEl("title", {}, "ply " + b.label + ": " + v.toLocaleString("en") + " " + name));
+      svg.appendChild(r);
+    }
+    if (i % labelEvery === 0) {
+      svg.appendChild(svgEl("text", { x: x + width / 2, y: top + plotH + 14, "text-anchor": "middle" }, b.label));
+    }
+  });
+  svg.appendChild(svgEl("line", { x1: left, x2: W - right, y1: top + plotH, y2: top + plotH, class: "axis" }));
+  svg.appendChild(svgEl("line", { x1: left, x2: left, y1: top, y2: top + plotH, class: "axis" }));
+  svg.appendChild(svgEl("text", { x: left + plotW / 2, y: H - 4, "text-anchor": "middle" }, "ply (stones on the board)"));
+  box.appendChild(svg);
+  const key = document.createElement("p");
+  key.className = "key";
+  for (const [k, name] of keys) {
+    const sw = document.createElement("span");
+    sw.className = k;
+    key.appendChild(sw);
+    key.appendChild(document.createTextNode(name));
+  }
+  box.appendChild(key);
+}
 
 // ---- Tic-Tac-Toe-Tomek ----
 
@@ -57,12 +159,19 @@ function tomekPage() {
     cells.push(c);
   }
 
+  // The board last explained, and whether its game is over.
+  const shown = { board: null, over: false };
+
   function click(i) {
     const b = h.now;
     const mode = $("mode").value;
     let put;
     if (mode === "play") {
       if (b[i] !== ".") return;
+      if (shown.board === b && shown.over) {
+        showError("the game is over: undo, clear or start from a setup to play again");
+        return;
+      }
       put = nextPlayer(b);
     } else {
       put = mode;
@@ -80,6 +189,20 @@ function tomekPage() {
   $("undo").addEventListener("click", () => { h.undo(); render(); });
   $("redo").addEventListener("click", () => { h.redo(); render(); });
   $("clear").addEventListener("click", () => { h.push(".".repeat(16)); render(); });
+  const choice = $("setupchoice");
+  for (let t = 0; t < 16; t++) {
+    const o = document.createElement("option");
+    o.value = String(t);
+    o.textContent = "T on square " + t + " (row " + (Math.floor(t / 4) + 1) + ", column " + (t % 4 + 1) + ")";
+    choice.appendChild(o);
+  }
+  $("startsetup").addEventListener("click", () => {
+    const v = choice.value;
+    const b = v === "none" ? ".".repeat(16) : ".".repeat(+v) + "T" + ".".repeat(15 - +v);
+    $("mode").value = "play";
+    h.push(b);
+    render();
+  });
   $("paste").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const b = normalize($("boardtext").value);
@@ -115,11 +238,17 @@ function tomekPage() {
     }
     if (mine !== request) return;
     showError("");
+    const over = ["X won", "O won", "Draw"].includes(e.status);
+    shown.board = e.board;
+    shown.over = over;
     document.body.dataset.board = e.board;
+    document.body.dataset.over = over;
     $("status").textContent = e.agree ? e.evaluators[0].status : "the evaluators disagree";
     $("evaluators").textContent = e.evaluators.map((v) => v.evaluator + ": " + v.status).join("; ");
     $("setup").textContent = e.setup === null ? "none: more than one T" : e.setup === "none" ? "no T" : "T on square " + e.setup;
-    $("tomove").textContent = e.to_move || "nobody";
+    $("ply").textContent = e.ply;
+    $("stones").textContent = "X " + e.x_stones + ", O " + e.o_stones + (e.board.includes("T") ? ", and the T" : "");
+    $("tomove").textContent = over ? "nobody: the game is over" : (e.to_move || "nobody");
     $("reachable").textContent = e.reachable ? "yes" : "no";
     const reasons = $("reasons");
     reasons.textContent = "";
@@ -160,6 +289,80 @@ function tomekPage() {
   }
 
   render();
+  tomekStats();
+}
+
+// The statistics of every reachable board: a plot of boards by ply and a table by setup.
+async function tomekStats() {
+  let s;
+  try {
+    s = await getJsonPatiently("/api/tomek/stats", 30);
+  } catch (err) {
+    $("statsnote").textContent = "The statistics are not available: " + err.message;
+    return;
+  }
+  const STATUS = [["x_won", "X won"], ["o_won", "O won"], ["draw", "draw"], ["open", "open"]];
+  const name = (setup) => setup === "all" ? "all 17 setups" : setup === "none" ? "no T" : "T on square " + setup;
+  const n = (v) => v.toLocaleString("en");
+  const sum = (o) => o.x_won + o.o_won + o.draw + o.open;
+  $("statsnote").textContent = n(sum(s.total.boards)) + " reachable boards and " +
+    n(s.total.games.x_won + s.total.games.o_won + s.total.games.draw) + " complete games over the " +
+    s.setups.length + " setups of the " + s.rows + "×" + s.cols + " board.";
+
+  function row(id, cells) {
+    const tr = document.createElement("tr");
+    tr.id = id;
+    cells.forEach((c, i) => {
+      const td = document.createElement("td");
+      td.textContent = c;
+      if (i === 0) td.className = "name";
+      tr.appendChild(td);
+    });
+    return tr;
+  }
+  function boards(r, value) {
+    const cells = [name(r.setup)];
+    for (const [k] of STATUS) cells.push(n(r.boards[k]));
+    cells.push(n(sum(r.boards)), value);
+    for (const k of ["win", "draw", "loss"]) cells.push(r.side_to_move ? n(r.side_to_move[k]) : "");
+    return row("setup-" + r.setup, cells);
+  }
+  function games(r) {
+    const g = r.games;
+    return row("games-" + r.setup,
+      [name(r.setup), n(g.x_won), n(g.o_won), n(g.draw), n(g.x_won + g.o_won + g.draw)]);
+  }
+  for (const [table, make] of [["setups", (r) => boards(r, r.value || "")], ["gamecounts", games]]) {
+    const body = $(table).querySelector("tbody");
+    body.textContent = "";
+    for (const r of s.setups) body.appendChild(make(r));
+    const foot = $(table).querySelector("tfoot");
+    foot.textContent = "";
+    foot.appendChild(table === "setups" ? boards(s.total, "") : games(s.total));
+  }
+  if (s.orbits) {
+    $("orbits").textContent = n(sum(s.orbits.boards)) + " orbits under the " + s.orbits.group_order +
+      " symmetries of the square (" + STATUS.map(([k, w]) => n(s.orbits.boards[k]) + " " + w).join(", ") + ").";
+  }
+
+  const plotSetup = $("plotsetup");
+  for (const r of s.setups) {
+    const o = document.createElement("option");
+    o.value = r.setup;
+    o.textContent = name(r.setup);
+    plotSetup.appendChild(o);
+  }
+  function plot() {
+    const r = plotSetup.value === "all" ? s.total : s.setups.find((x) => x.setup === plotSetup.value);
+    const bars = r.boards_by_ply.map((parts, ply) => ({ label: ply, parts: parts }));
+    stackedBars($("plot"), bars, STATUS, $("plotscale").value,
+      "Reachable boards by ply, " + name(r.setup) + " (" + n(sum(r.boards)) + " boards)");
+  }
+  plotSetup.addEventListener("change", plot);
+  $("plotscale").addEventListener("change", plot);
+  plot();
+  $("statsbody").hidden = false;
+  document.body.dataset.stats = "shown";
 }
 
 // ---- Four in a row ----
@@ -256,7 +459,7 @@ function fourowPage() {
     try {
       const e = await getJson("/api/fourow/explain?" + q);
       if (mine !== request) return;
-      $("score").textContent = e.outcome + " in " + e.distance + " plies for the " + e.to_move + " player (score " + e.score + ")";
+      $("score").textContent = e.outcome + " in " + e.distance + (e.distance === 1 ? " ply" : " plies") + " for the " + e.to_move + " player (score " + e.score + ")";
       $("variation").textContent = e.variation;
       for (const m of e.moves) {
         const s = $("score" + m.column);
@@ -269,19 +472,39 @@ function fourowPage() {
     }
   }
 
+  let shownCounts = null;
+  function plotCounts() {
+    if (!shownCounts) return;
+    const c = shownCounts;
+    const bars = c.plies.map((p) => ({
+      label: p.ply,
+      parts: { x_won: p.first_won, o_won: p.second_won, draw: p.draw, open: p.open },
+    }));
+    stackedBars($("plot"), bars,
+      [["x_won", "first player won"], ["o_won", "second player won"], ["draw", "draw"], ["open", "open"]],
+      $("plotscale").value,
+      "Positions per ply, " + c.columns + "×" + c.rows + " (" + c.total.toLocaleString("en") + " positions)");
+  }
+  $("plotscale").addEventListener("change", plotCounts);
+
   async function counts() {
     let [cols, rows] = size();
     let note = "";
-    if (cols * rows > 20) {
-      note = " (the " + cols + "×" + rows + " board is counted by `tomek fourow count`; here boards of at most 20 cells)";
+    if (cols * rows > 20 && !(cols === 7 && rows === 6)) {
+      note = " (the " + cols + "×" + rows + " board is counted by `tomek fourow count`; here boards of at most 20 cells and 7×6)";
       cols = 4;
       rows = 4;
     }
     const body = $("counts").querySelector("tbody");
     body.textContent = "";
+    $("plot").textContent = "";
+    shownCounts = null;
     try {
       const c = await getJson("/api/fourow/counts?cols=" + cols + "&rows=" + rows);
       $("countnote").textContent = c.total.toLocaleString("en") + " positions on the " + cols + "×" + rows + " board" + note + ".";
+      shownCounts = c;
+      plotCounts();
+      document.body.dataset.counts = cols + "x" + rows;
       for (const p of c.plies) {
         const tr = document.createElement("tr");
         for (const v of [p.ply, p.positions, p.first_won, p.second_won, p.draw, p.open]) {
