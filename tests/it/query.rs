@@ -83,8 +83,8 @@ fn counts_by_setup_ply_and_status_are_those_of_stats() {
 
 #[test]
 fn values_games_and_orbits_are_those_of_stats() {
-    // Three setups keep the run short: no T, the T in a corner, the T inside.
-    let setups = ["--setup", "none,0,5"];
+    // Six setups keep the run to seconds: no T, the T in a corner, on an edge and inside.
+    let setups = ["--setup", "none,0,1,5,6,15"];
     let stats = stats_json(&setups);
     let total = |key: &str| -> u64 {
         stats["setups"]
@@ -123,8 +123,8 @@ fn values_games_and_orbits_are_those_of_stats() {
         args.extend_from_slice(&setups);
         let classes = &rows(&args)[0][0];
         let orbits = stats_json(&[
-            "--setup",
-            "none,0,5",
+            setups[0],
+            setups[1],
             "--only",
             "symmetry",
             "--symmetry",
