@@ -1,6 +1,7 @@
 """Runs the questions of README's "Ask your own question" section three ways and fails on any
 difference: tomek's own SQL over the tables it computes (whose aligned output must also be the
-one README shows), DuckDB over the exported Parquet files, and Polars over the same files.
+one README shows), DuckDB over the exported Parquet files, and Polars over the same files; and
+README's DuckDB and Polars example, whose output must be the one README shows.
 
 Usage: verify_export.py TOMEK EXPORT_DIR README.md
        verify_export.py --fill TOMEK README.md   (writes tomek's outputs into README)
@@ -8,6 +9,7 @@ Usage: verify_export.py TOMEK EXPORT_DIR README.md
 
 import csv
 import io
+import os
 import subprocess
 import sys
 import time
@@ -43,6 +45,36 @@ def questions(readme):
             i = m
         i += 1
     return found
+
+
+def engines_example(readme):
+    """The Python example of the section's DuckDB and Polars subsection, and its shown output."""
+    text = open(readme, encoding="utf-8").read()
+    start = text.index("### The same questions in DuckDB and Polars")
+    code_at = text.index("```python\n", start) + len("```python\n")
+    code_end = text.index("```\n", code_at)
+    shown_at = text.index("```text\n", code_end) + len("```text\n")
+    shown_end = text.index("```\n", shown_at)
+    return text[code_at:code_end], text[shown_at:shown_end]
+
+
+def check_engines_example(export, readme):
+    """Runs README's DuckDB and Polars example beside the export (which it reads as
+    `boards/`); returns 1 when its output is not the one README shows, else 0."""
+    if os.path.basename(os.path.normpath(export)) != "boards":
+        raise SystemExit(f"{export}: the README example reads a directory named boards")
+    code, shown = engines_example(readme)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=os.path.dirname(os.path.abspath(export)),
+        check=True, capture_output=True, text=True,
+    ).stdout
+    if out.rstrip("\n") != shown.rstrip("\n"):
+        print(f"README shows another output for the DuckDB and Polars example:\n{shown}\n"
+              f"it prints:\n{out}")
+        return 1
+    print("the DuckDB and Polars example prints what README shows")
+    return 0
 
 
 def norm(v):
@@ -110,7 +142,7 @@ def main():
     qs = questions(readme)
     if len(qs) < 10:
         raise SystemExit(f"README: {len(qs)} questions, expected at least 10")
-    failures = 0
+    failures = check_engines_example(export, readme)
     print(f"{'question':<60} {'rows':>5} {'tomek':>8} {'duckdb':>8} {'polars':>8}")
     for title, sql, shown in qs:
         t0 = time.time()

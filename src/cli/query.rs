@@ -115,11 +115,11 @@ fn print_schema(format: QueryFormat) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+pub fn run(mut a: Args) -> anyhow::Result<ExitCode> {
     if a.schema {
         return print_schema(a.format);
     }
-    let mut text = a.sql.unwrap_or_default();
+    let mut text = a.sql.take().unwrap_or_default();
     if text == "-" {
         text.clear();
         io::stdin()
@@ -127,10 +127,26 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .read_to_string(&mut text)
             .context("reading the statement from standard input")?;
     }
+    // A panic in the engine is a bug, but the user still gets a message and exit 2.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(&a, &text))) {
+        Ok(r) => r,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_string());
+            anyhow::bail!("the query engine failed on this statement: {message}")
+        }
+    }
+}
+
+/// Runs the statement and writes its rows.
+fn answer(a: &Args, text: &str) -> anyhow::Result<ExitCode> {
     let g = a.geometry.build()?;
     let setups = a.setup.setups(&g)?;
     let session = Session::new(&g, &setups, Limits { memory: a.memory })?;
-    let mut rows = session.query(&text)?;
+    let mut rows = session.query(text)?;
     let closed = Arc::new(AtomicBool::new(false));
     let result = match (a.format, &a.output) {
         (QueryFormat::Parquet, None) => {

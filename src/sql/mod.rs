@@ -4,6 +4,10 @@
 //! table exported as Parquet files in the Hive layout ([`export`]).
 //!
 //! Only reading statements run: DDL, DML and session statements are refused before planning.
+//! So are statements too deep or too wide to plan in bounded time and stack: expressions nested
+//! more than [`MAX_DEPTH`] levels, more than [`MAX_SELECTS`] `SELECT`s or [`MAX_TABLES`] table
+//! references. Parsing, planning and running happen on the session's own threads, whose stacks
+//! ([`STACK`]) hold many times the deepest statement those bounds allow.
 //! Operators that hold rows (sorts, joins, aggregations) draw from a bounded memory pool, so a
 //! query too large for the machine stops with the engine's message instead of swapping.
 
@@ -21,11 +25,29 @@ use datafusion::execution::SendableRecordBatchStream;
 use datafusion::execution::disk_manager::{DiskManagerBuilder, DiskManagerMode};
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SQLOptions, SessionConfig, SessionContext};
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{
+    Expr as SqlExpr, Select, Statement as SqlStatement, TableFactor, Visit, Visitor,
+};
 use futures::StreamExt;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// The longest statement accepted, in bytes.
 pub const MAX_STATEMENT: usize = 64 * 1024;
+
+/// The deepest nesting of expressions accepted (`1+1+…+1` nests one level per `+`).
+pub const MAX_DEPTH: usize = 1000;
+
+/// The most `SELECT`s a statement may hold (each side of a `UNION` counts).
+pub const MAX_SELECTS: usize = 256;
+
+/// The most table references a statement may hold (each side of a join counts).
+pub const MAX_TABLES: usize = 64;
+
+/// The stack of each thread that parses, plans or runs a query, in bytes: reserved, and only
+/// touched as deep as a statement needs.
+pub const STACK: usize = 256 << 20;
 
 /// Why a query did not run.
 #[derive(Debug, thiserror::Error)]
@@ -36,13 +58,28 @@ pub enum QueryError {
     /// Longer than [`MAX_STATEMENT`].
     #[error("the statement has {0} bytes; at most {MAX_STATEMENT} are accepted")]
     TooLong(usize),
+    /// A statement that writes.
+    #[error(
+        "the statement writes; only statements that read run (SELECT, WITH, VALUES, EXPLAIN, \
+         SHOW, DESCRIBE)"
+    )]
+    Writes,
+    /// Deeper or wider than [`MAX_DEPTH`], [`MAX_SELECTS`] or [`MAX_TABLES`] allow.
+    #[error("the statement {0}")]
+    TooComplex(String),
     /// What the engine said: a syntax error, an unknown table or column, a statement that
-    /// writes, a query over the memory limit.
+    /// writes, a query over the memory limit. (Not a source: the message is the whole of it.)
     #[error("{}", engine_message(.0))]
-    Engine(#[from] DataFusionError),
+    Engine(DataFusionError),
     /// The async runtime could not start.
     #[error("cannot start the query runtime: {0}")]
     Runtime(#[from] std::io::Error),
+}
+
+impl From<DataFusionError> for QueryError {
+    fn from(e: DataFusionError) -> QueryError {
+        QueryError::Engine(e)
+    }
 }
 
 /// The engine's message without its wrapping ("External error: …", backtraces).
@@ -80,19 +117,109 @@ pub struct Session {
 /// The rows of a query, read a batch at a time.
 pub struct Rows<'s> {
     session: &'s Session,
-    stream: SendableRecordBatchStream,
+    schema: SchemaRef,
+    /// Always there but while a batch is read or the rows are dropped.
+    stream: Option<SendableRecordBatchStream>,
 }
 
 impl Rows<'_> {
     /// The result's columns.
     pub fn schema(&self) -> SchemaRef {
-        self.stream.schema()
+        self.schema.clone()
     }
 
     /// The next batch of rows, or `None` at the end.
     pub fn next_batch(&mut self) -> Option<Result<RecordBatch, QueryError>> {
-        let next = self.session.runtime.block_on(self.stream.next());
+        let mut stream = self.stream.take()?;
+        // Polled on a thread of the session, whose stack holds the deepest plan.
+        let (stream, next) = self.session.on_stack(async move {
+            let next = stream.next().await;
+            (stream, next)
+        });
+        self.stream = Some(stream);
         next.map(|r| r.map_err(QueryError::from))
+    }
+}
+
+impl Drop for Rows<'_> {
+    fn drop(&mut self) {
+        // A deep plan is dropped as deep as it was built: on a thread of the session.
+        if let Some(stream) = self.stream.take() {
+            self.session.on_stack(async move { drop(stream) });
+        }
+    }
+}
+
+/// Measures a statement's nesting and width, stopping at the first bound it passes.
+#[derive(Default)]
+struct Shape {
+    depth: usize,
+    selects: usize,
+    tables: usize,
+}
+
+impl Visitor for Shape {
+    type Break = String;
+
+    fn pre_visit_expr(&mut self, _: &SqlExpr) -> ControlFlow<String> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return ControlFlow::Break(format!(
+                "nests expressions more than {MAX_DEPTH} levels deep; at most {MAX_DEPTH} are \
+                 accepted"
+            ));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_expr(&mut self, _: &SqlExpr) -> ControlFlow<String> {
+        self.depth -= 1;
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_select(&mut self, _: &Select) -> ControlFlow<String> {
+        self.selects += 1;
+        if self.selects > MAX_SELECTS {
+            return ControlFlow::Break(format!(
+                "has more than {MAX_SELECTS} SELECTs; at most {MAX_SELECTS} are accepted"
+            ));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_table_factor(&mut self, _: &TableFactor) -> ControlFlow<String> {
+        self.tables += 1;
+        if self.tables > MAX_TABLES {
+            return ControlFlow::Break(format!(
+                "reads more than {MAX_TABLES} tables; at most {MAX_TABLES} are accepted"
+            ));
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Refuses a parsed statement that writes, or deeper or wider than the bounds.
+fn check_shape(statement: &DFStatement) -> Result<(), QueryError> {
+    let flow = match statement {
+        DFStatement::Statement(s)
+            if matches!(
+                **s,
+                SqlStatement::Insert { .. }
+                    | SqlStatement::Update { .. }
+                    | SqlStatement::Delete { .. }
+                    | SqlStatement::Merge { .. }
+                    | SqlStatement::Truncate { .. }
+            ) =>
+        {
+            return Err(QueryError::Writes);
+        }
+        DFStatement::Statement(s) => s.visit(&mut Shape::default()),
+        DFStatement::Explain(e) => return check_shape(&e.statement),
+        _ => ControlFlow::Continue(()),
+    };
+    match flow {
+        ControlFlow::Break(why) => Err(QueryError::TooComplex(why)),
+        ControlFlow::Continue(()) => Ok(()),
     }
 }
 
@@ -103,6 +230,7 @@ impl Session {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(threads)
             .thread_name("tomek-sql")
+            .thread_stack_size(STACK)
             .enable_all()
             .build()?;
         // Nothing spills to disk: a query over the limit stops with the engine's message.
@@ -135,14 +263,36 @@ impl Session {
             .with_allow_ddl(false)
             .with_allow_dml(false)
             .with_allow_statements(false);
-        let stream = self.runtime.block_on(async {
-            let frame = self.ctx.sql_with_options(text, options).await?;
-            frame.execute_stream().await
+        let (ctx, text) = (self.ctx.clone(), text.to_string());
+        let stream = self.on_stack(async move {
+            let state = ctx.state();
+            let dialect = state.config().options().sql_parser.dialect;
+            let statement = state.sql_to_statement(&text, &dialect)?;
+            check_shape(&statement)?;
+            let plan = state.statement_to_plan(statement).await?;
+            options.verify_plan(&plan)?;
+            let frame = ctx.execute_logical_plan(plan).await?;
+            Ok::<_, QueryError>(frame.execute_stream().await?)
         })?;
         Ok(Rows {
             session: self,
-            stream,
+            schema: stream.schema(),
+            stream: Some(stream),
         })
+    }
+
+    /// Runs `work` to its end on a thread of the session (one with a [`STACK`]-byte stack),
+    /// waiting for it; a panic inside goes on in the caller.
+    fn on_stack<T: Send + 'static>(
+        &self,
+        work: impl std::future::Future<Output = T> + Send + 'static,
+    ) -> T {
+        match self.runtime.block_on(self.runtime.spawn(work)) {
+            Ok(v) => v,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            // The runtime lives as long as the session, so its tasks are never cancelled.
+            Err(e) => unreachable!("a query task was cancelled: {e}"),
+        }
     }
 }
 

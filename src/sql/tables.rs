@@ -25,7 +25,7 @@ use datafusion::physical_plan::streaming::{PartitionStream, StreamingTableExec};
 use datafusion::scalar::ScalarValue;
 use futures::StreamExt;
 use std::sync::Arc;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The Arrow type of a column: small numbers as 32-bit integers, counts as 64-bit ones, words
 /// as dictionaries of a few strings (one byte a row).
@@ -121,7 +121,8 @@ fn batch_with(
 pub struct BoardsTable {
     geometry: Geometry,
     setups: Vec<u16>,
-    /// Setups computed at once: each holds its rows in memory until they are read.
+    /// Setups computed or read at once: a setup takes a permit before it is computed and gives
+    /// it back once its rows are read, so at most this many setups' rows are held.
     permits: Arc<Semaphore>,
     runs: bool,
 }
@@ -335,6 +336,18 @@ fn t_squares(setups: &[u16]) -> Vec<Option<i64>> {
         .collect()
 }
 
+/// A computed chunk of a setup, with the weights of its runs when it holds runs.
+type Computed = (Chunk, Option<Vec<u64>>);
+
+/// A blocking task's failure as the engine's error; a panic, which is a bug, goes on as a
+/// panic instead of passing for a refused query.
+fn panic_or_error(e: tokio::task::JoinError) -> DataFusionError {
+    if e.is_panic() {
+        std::panic::resume_unwind(e.into_panic());
+    }
+    DataFusionError::External(Box::new(e))
+}
+
 /// The rows of one setup: computed on a blocking thread when first read, then handed out a
 /// chunk at a time.
 struct SetupPartition {
@@ -369,11 +382,11 @@ impl PartitionStream for SetupPartition {
         );
         let out = schema.clone();
         let chunks = futures::stream::once(async move {
-            let _permit = permits
+            let permit = permits
                 .acquire_owned()
                 .await
                 .map_err(|e| DataFusionError::External(Box::new(e)))?;
-            tokio::task::spawn_blocking(move || {
+            let computed = tokio::task::spawn_blocking(move || {
                 if runs {
                     let (chunk, weights) = spec.runs(t);
                     vec![(chunk, Some(weights))]
@@ -381,20 +394,23 @@ impl PartitionStream for SetupPartition {
                     spec.setup(t).into_iter().map(|c| (c, None)).collect()
                 }
             })
-            .await
-            .map_err(|e| DataFusionError::External(Box::new(e)))
+            .await;
+            Ok((computed.map_err(panic_or_error)?, permit))
         });
         let columns = self.spec.columns().to_vec();
         let weighted = self.weighted;
-        let batches = chunks.flat_map(move |r: Result<Vec<(Chunk, Option<Vec<u64>>)>>| {
-            let items: Vec<Result<RecordBatch>> = match r {
-                Ok(chunks) => chunks
-                    .into_iter()
-                    .map(|(c, weights)| {
+        let batches = chunks.flat_map(move |r: Result<(Vec<Computed>, OwnedSemaphorePermit)>| {
+            let items: Box<dyn Iterator<Item = Result<RecordBatch>> + Send> = match r {
+                Ok((chunks, permit)) => {
+                    let (schema, columns) = (schema.clone(), columns.clone());
+                    // The permit goes with the rows: the next setup is computed only once
+                    // these are read (or dropped).
+                    Box::new(chunks.into_iter().map(move |(c, weights)| {
+                        let _held = &permit;
                         batch_with(&schema, &columns, c, weights.filter(|_| weighted))
-                    })
-                    .collect(),
-                Err(e) => vec![Err(e)],
+                    }))
+                }
+                Err(e) => Box::new(std::iter::once(Err(e))),
             };
             futures::stream::iter(items)
         });
@@ -509,7 +525,7 @@ impl PartitionStream for SetupsPartition {
                     .collect::<Vec<_>>()
             })
             .await
-            .map_err(|e| DataFusionError::External(Box::new(e)))?;
+            .map_err(panic_or_error)?;
             let long = |f: &dyn Fn(&ByStatus<u64>) -> u64| -> ArrayRef {
                 Arc::new(Int64Array::from_iter_values(
                     counts.iter().map(|(_, c)| f(c) as i64),

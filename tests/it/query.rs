@@ -83,8 +83,8 @@ fn counts_by_setup_ply_and_status_are_those_of_stats() {
 
 #[test]
 fn values_games_and_orbits_are_those_of_stats() {
-    // Three setups keep the run short: no T, the T in a corner, the T inside.
-    let setups = ["--setup", "none,0,5"];
+    // Six setups keep the run to seconds: no T, the T in a corner, on an edge and inside.
+    let setups = ["--setup", "none,0,1,5,6,15"];
     let stats = stats_json(&setups);
     let total = |key: &str| -> u64 {
         stats["setups"]
@@ -123,8 +123,8 @@ fn values_games_and_orbits_are_those_of_stats() {
         args.extend_from_slice(&setups);
         let classes = &rows(&args)[0][0];
         let orbits = stats_json(&[
-            "--setup",
-            "none,0,5",
+            setups[0],
+            setups[1],
             "--only",
             "symmetry",
             "--symmetry",
@@ -142,40 +142,309 @@ fn values_games_and_orbits_are_those_of_stats() {
     }
 }
 
-#[test]
-fn rows_agree_with_explain() {
-    // A few boards of several setups and plies, chosen by the query itself.
-    let got = rows(&[
-        "SELECT board, value, distance, orders, games_x, games_o, games_draw, orbit, status, \
-         win_lines, t_in_win FROM boards \
-         WHERE (ply = 5 AND t_square = 6) OR (ply = 11 AND t_square IS NULL) \
-            OR (ply = 10 AND t_square = 15 AND status = 'O won') \
-         ORDER BY board LIMIT 3 OFFSET 40",
-        "--setup",
-        "none,6,15",
-    ]);
-    assert_eq!(got.len(), 3);
-    let got2 = rows(&[
-        "SELECT board, value, distance, orders, games_x, games_o, games_draw, orbit, status, \
-         win_lines, t_in_win FROM boards WHERE ply = 10 AND t_square = 15 AND status = 'O won' \
-         ORDER BY win_lines DESC, board DESC LIMIT 2",
-        "--setup",
-        "15",
-    ]);
-    assert_eq!(got2.len(), 2);
-    for r in got.iter().chain(&got2) {
-        let e: Value =
-            serde_json::from_str(&stdout_of(&["explain", &r[0], "--format", "json"])).unwrap();
-        let play = &e["play"];
-        assert_eq!(r[1], play["value"]["outcome"].as_str().unwrap(), "{}", r[0]);
-        assert_eq!(r[2], play["value"]["distance"].to_string(), "{}", r[0]);
-        assert_eq!(r[3], play["sequences"].to_string(), "{}", r[0]);
-        assert_eq!(r[4], play["games"]["x_won"].to_string(), "{}", r[0]);
-        assert_eq!(r[5], play["games"]["o_won"].to_string(), "{}", r[0]);
-        assert_eq!(r[6], play["games"]["draw"].to_string(), "{}", r[0]);
-        assert_eq!(r[7], e["orbit"]["smallest"].as_str().unwrap(), "{}", r[0]);
-        assert_eq!(r[8], e["status"].as_str().unwrap(), "{}", r[0]);
+/// The 4×4 board after `moves` random moves from the empty board of setup `t` (fewer if the
+/// game ends first), played by the library's rules: every such board is reachable.
+fn random_board(t: u16, moves: u32, next: &mut impl FnMut() -> u64) -> String {
+    use tomek::outcome::{Player, Status};
+    use tomek::tictactoe::board::Board;
+    let g = Geometry::tomek();
+    let mut b = Board::empty(t);
+    let mut p = Player::X;
+    for _ in 0..moves {
+        let free: Vec<u32> = (0..16).filter(|&i| b.filled() & (1 << i) == 0).collect();
+        let Some(&square) = free.get(next() as usize % free.len().max(1)) else {
+            break;
+        };
+        let (after, status) = g.play(b, p, square);
+        b = after;
+        if status != Status::Open {
+            break;
+        }
+        p = if p == Player::X { Player::O } else { Player::X };
     }
+    b.to_line()
+}
+
+/// The 10 lines of the 4×4 board, as squares.
+fn lines() -> Vec<[usize; 4]> {
+    let mut out = Vec::new();
+    for i in 0..4 {
+        out.push([4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3]);
+        out.push([i, i + 4, i + 8, i + 12]);
+    }
+    out.push([0, 5, 10, 15]);
+    out.push([3, 6, 9, 12]);
+    out
+}
+
+/// Where a symmetry of the square sends row and column.
+type Symmetry = fn(usize, usize) -> (usize, usize);
+
+/// The smallest text of a board under the 8 rotations and reflections of the square.
+fn dihedral_orbit(board: &str) -> String {
+    let cells: Vec<char> = board.chars().collect();
+    let maps: [Symmetry; 8] = [
+        |r, c| (r, c),
+        |r, c| (c, 3 - r),
+        |r, c| (3 - r, 3 - c),
+        |r, c| (3 - c, r),
+        |r, c| (r, 3 - c),
+        |r, c| (3 - r, c),
+        |r, c| (c, r),
+        |r, c| (3 - c, 3 - r),
+    ];
+    maps.iter()
+        .map(|m| {
+            let mut out = vec!['.'; 16];
+            for r in 0..4 {
+                for c in 0..4 {
+                    let (r2, c2) = m(r, c);
+                    out[4 * r2 + c2] = cells[4 * r + c];
+                }
+            }
+            out.into_iter().collect::<String>()
+        })
+        .min()
+        .unwrap()
+}
+
+#[test]
+fn random_boards_agree_with_explain() {
+    // 30 boards of five setups, from seeded random play.
+    let setups: [(u16, &str); 5] = [
+        (0, "none"),
+        (1, "0"),
+        (1 << 5, "5"),
+        (1 << 10, "10"),
+        (1 << 15, "15"),
+    ];
+    let mut state = 0x00C0_FFEE_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut boards = Vec::new();
+    for i in 0..30 {
+        let (t, _) = setups[i % setups.len()];
+        let moves = (next() % 17) as u32;
+        boards.push(random_board(t, moves, &mut next));
+    }
+    boards.sort();
+    boards.dedup();
+    assert!(boards.len() >= 25, "{boards:?}");
+    let list: Vec<String> = boards.iter().map(|b| format!("'{b}'")).collect();
+    let sql = format!(
+        "SELECT board, value, distance, orders, games_x, games_o, games_draw, orbit, \
+         orbit_dihedral, win_lines, t_in_win, status, to_move, winner, ply, x_stones, o_stones, \
+         t_square FROM boards WHERE board IN ({}) ORDER BY board",
+        list.join(", ")
+    );
+    let names: Vec<&str> = setups.iter().map(|s| s.1).collect();
+    let joined = names.join(",");
+    let got = rows(&[&sql, "--setup", &joined]);
+    let found: Vec<&String> = got.iter().map(|r| &r[0]).collect();
+    assert_eq!(found, boards.iter().collect::<Vec<_>>());
+    for r in &got {
+        let board = &r[0];
+        let e: Value =
+            serde_json::from_str(&stdout_of(&["explain", board, "--format", "json"])).unwrap();
+        let play = &e["play"];
+        let status = e["status"].as_str().unwrap();
+        assert_eq!(r[1], play["value"]["outcome"].as_str().unwrap(), "{board}");
+        assert_eq!(r[2], play["value"]["distance"].to_string(), "{board}");
+        assert_eq!(r[3], play["sequences"].to_string(), "{board}");
+        assert_eq!(r[4], play["games"]["x_won"].to_string(), "{board}");
+        assert_eq!(r[5], play["games"]["o_won"].to_string(), "{board}");
+        assert_eq!(r[6], play["games"]["draw"].to_string(), "{board}");
+        assert_eq!(r[7], e["orbit"]["smallest"].as_str().unwrap(), "{board}");
+        assert_eq!(r[8], dihedral_orbit(board), "{board}");
+        assert_eq!(r[11], status, "{board}");
+        let over = status != "Game has not completed";
+        let to_move = if over {
+            ""
+        } else {
+            e["to_move"].as_str().unwrap()
+        };
+        assert_eq!(r[12], to_move, "{board}");
+        let winner = match status {
+            "X won" => "X",
+            "O won" => "O",
+            _ => "",
+        };
+        assert_eq!(r[13], winner, "{board}");
+        assert_eq!(r[14], e["ply"].to_string(), "{board}");
+        assert_eq!(r[15], e["x_stones"].to_string(), "{board}");
+        assert_eq!(r[16], e["o_stones"].to_string(), "{board}");
+        let t = board.find('T');
+        assert_eq!(
+            r[17],
+            t.map(|i| i.to_string()).unwrap_or_default(),
+            "{board}"
+        );
+        // The winner's lines, counted on the text: the T counts for either player.
+        let cells: Vec<char> = board.chars().collect();
+        let won: Vec<[usize; 4]> = lines()
+            .into_iter()
+            .filter(|l| match winner {
+                "X" => l.iter().all(|&i| cells[i] == 'X' || cells[i] == 'T'),
+                "O" => l.iter().all(|&i| cells[i] == 'O' || cells[i] == 'T'),
+                _ => false,
+            })
+            .collect();
+        assert_eq!(r[9], won.len().to_string(), "{board}");
+        let t_in_win = t.is_some_and(|t| won.iter().any(|l| l.contains(&t)));
+        assert_eq!(r[10], t_in_win.to_string(), "{board}");
+    }
+    // Finished and open boards, several plies, and both kinds of setup are among them.
+    assert!(got.iter().any(|r| r[11] != "Game has not completed"));
+    assert!(got.iter().any(|r| r[11] == "Game has not completed"));
+    assert!(got.iter().any(|r| r[17].is_empty()) && got.iter().any(|r| !r[17].is_empty()));
+}
+
+#[test]
+fn the_setups_table_is_that_of_stats() {
+    let got = rows(&[
+        "SELECT setup, t_square, boards, x_won, o_won, draw, not_completed FROM setups \
+         ORDER BY setup",
+    ]);
+    let stats = stats_json(&["--only", "counts"]);
+    let mut expected: Vec<Vec<String>> = Vec::new();
+    for s in stats["setups"].as_array().unwrap() {
+        let name = match &s["setup"] {
+            Value::String(n) if n == "all" => continue,
+            Value::String(n) => n.clone(),
+            other => other.to_string(),
+        };
+        let t = if name == "none" {
+            String::new()
+        } else {
+            name.clone()
+        };
+        let mut row = vec![name, t];
+        for key in ["total", "x_won", "o_won", "draw", "open"] {
+            row.push(s[format!("boards_{key}")].to_string());
+        }
+        expected.push(row);
+    }
+    expected.sort();
+    assert_eq!(expected.len(), 17);
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn parquet_output_reads_back_as_the_csv_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("by_ply.parquet");
+    let sql = "SELECT ply, status, count(*) AS n, min(board) AS first FROM boards \
+               GROUP BY ply, status ORDER BY ply, status";
+    let geometry = ["--rows", "3", "--cols", "3", "--line", "3"];
+    let mut args = vec!["query", "--quiet", "--format", "parquet", "-o"];
+    args.push(file.to_str().unwrap());
+    args.extend_from_slice(&geometry);
+    args.push(sql);
+    tomek().args(&args).assert().success();
+    let mut csv_args = geometry.to_vec();
+    csv_args.push(sql);
+    let expected = rows(&csv_args);
+    use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
+    use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&file).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut got = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        let names: Vec<&str> = batch
+            .schema_ref()
+            .fields()
+            .iter()
+            .map(|f| f.name().as_str())
+            .collect();
+        assert_eq!(names, ["ply", "status", "n", "first"]);
+        let options = FormatOptions::default();
+        let cols: Vec<ArrayFormatter> = batch
+            .columns()
+            .iter()
+            .map(|a| ArrayFormatter::try_new(a.as_ref(), &options).unwrap())
+            .collect();
+        for i in 0..batch.num_rows() {
+            got.push(
+                cols.iter()
+                    .map(|f| f.value(i).to_string())
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+    assert_eq!(got, expected);
+    let total: u64 = got.iter().map(|r| r[2].parse::<u64>().unwrap()).sum();
+    let classic: u64 = stats_json(&[
+        "--only", "counts", "--rows", "3", "--cols", "3", "--line", "3",
+    ])["setups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["setup"] == "all")
+        .unwrap()["boards_total"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(total, classic);
+}
+
+#[test]
+fn export_of_one_setup_writes_only_its_partition() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("four");
+    let report = stdout_of(&[
+        "export",
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--line",
+        "3",
+        "--setup",
+        "4",
+        "--format",
+        "csv",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["setup=4"]);
+    let counted = &rows(&[
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--line",
+        "3",
+        "--setup",
+        "4",
+        "SELECT count(*) FROM boards",
+    ])[0][0];
+    let line = report.lines().nth(1).unwrap();
+    assert_eq!(
+        line,
+        format!(
+            "setup=4,{counted},{}",
+            std::fs::metadata(out.join("setup=4/boards.parquet"))
+                .unwrap()
+                .len()
+        )
+    );
+    use datafusion::parquet::file::reader::{FileReader, SerializedFileReader};
+    let file = std::fs::File::open(out.join("setup=4/boards.parquet")).unwrap();
+    let meta = SerializedFileReader::new(file).unwrap();
+    assert_eq!(
+        meta.metadata().file_metadata().num_rows().to_string(),
+        *counted
+    );
 }
 
 /// Aggregates over columns that counts describe are answered from runs of equal rows; the
@@ -248,15 +517,21 @@ fn classic_tic_tac_toe_by_status() {
 
 #[test]
 fn bad_statements_exit_2_with_the_engines_message() {
-    let cases: [(&str, &str); 8] = [
+    let cases: [(&str, &str); 11] = [
         ("SELEC 1", "SQL"),
         ("SELECT nope FROM boards", "nope"),
         ("SELECT * FROM nowhere", "nowhere"),
-        ("CREATE TABLE t (a INT)", "DDL"),
-        ("INSERT INTO boards VALUES (1)", ""),
+        ("CREATE TABLE t (a INT)", "DDL not supported"),
+        ("INSERT INTO boards VALUES (1)", "the statement writes"),
+        ("DELETE FROM boards", "the statement writes"),
+        ("UPDATE boards SET ply = 1", "the statement writes"),
         ("   ;  ", "empty"),
-        ("SELECT 1; SELECT 2", ""),
-        ("SET datafusion.execution.batch_size = 1", ""),
+        ("SELECT 1; SELECT 2", "single SQL statement"),
+        (
+            "SET datafusion.execution.batch_size = 1",
+            "not supported: SetVariable",
+        ),
+        ("COPY boards TO 'x.csv'", "DML not supported"),
     ];
     for (sql, needle) in cases {
         let out = tomek()
@@ -269,6 +544,101 @@ fn bad_statements_exit_2_with_the_engines_message() {
         assert!(err.contains(needle), "{sql}: {err}");
         assert!(!err.contains("panicked"), "{sql}: {err}");
     }
+    // Statements deep or wide enough to overflow a stack, each within the length bound: refused
+    // with a message, or answered, but never a crash.
+    let deep: [(String, &str); 9] = [
+        (format!("SELECT 1{}", "+1".repeat(32_000)), "levels deep"),
+        (
+            format!(
+                "SELECT count(*) FROM boards WHERE {}",
+                (0..5000)
+                    .map(|i| format!("ply={i}"))
+                    .collect::<Vec<_>>()
+                    .join(" OR ")
+            ),
+            "levels deep",
+        ),
+        (
+            format!(
+                "SELECT count(*) FROM boards WHERE {}",
+                (0..4500)
+                    .map(|i| format!("ply<>{i}"))
+                    .collect::<Vec<_>>()
+                    .join(" AND ")
+            ),
+            "levels deep",
+        ),
+        (
+            format!("SELECT board{} FROM boards", " || board".repeat(6000)),
+            "levels deep",
+        ),
+        (
+            format!("SELECT {}1{}", "(".repeat(20_000), ")".repeat(20_000)),
+            "Recursion",
+        ),
+        (
+            format!("SELECT {}1{}", "(SELECT ".repeat(3000), ")".repeat(3000)),
+            "Recursion",
+        ),
+        (vec!["SELECT 1"; 3400].join(" UNION ALL "), "SELECTs"),
+        (
+            format!(
+                "SELECT count(*) FROM setups a0{}",
+                (1..2000)
+                    .map(|i| format!(" JOIN setups a{i} ON true"))
+                    .collect::<String>()
+            ),
+            "tables",
+        ),
+        (
+            format!(
+                "SELECT CASE {} END FROM boards LIMIT 1",
+                (0..2500)
+                    .map(|i| format!("WHEN ply={i} THEN {i}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            "",
+        ),
+    ];
+    for (sql, needle) in &deep {
+        assert!(sql.len() <= tomek::sql::MAX_STATEMENT, "{}", sql.len());
+        let out = tomek()
+            .args(["query", "--setup", "none", "--format", "csv", sql])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let head = &sql[..40];
+        assert!(
+            !err.contains("panicked") && !err.contains("overflow"),
+            "{head}: {err}"
+        );
+        if needle.is_empty() {
+            assert_eq!(out.status.code(), Some(0), "{head}: {err}");
+        } else {
+            assert_eq!(out.status.code(), Some(2), "{head}: {err}");
+            assert!(
+                err.starts_with("tomek: ") && err.contains(needle),
+                "{head}: {err}"
+            );
+        }
+    }
+    // Just under the bounds, the same shapes run.
+    let out = stdout_of(&[
+        "query",
+        "--setup",
+        "none",
+        "--format",
+        "csv",
+        &format!("SELECT 1{}", "+1".repeat(998)),
+    ]);
+    assert_eq!(
+        out,
+        format!(
+            "{}\n999\n",
+            (0..999).map(|_| "Int64(1)").collect::<Vec<_>>().join(" + ")
+        )
+    );
     let huge = format!("SELECT 1 {}", " ".repeat(70_000));
     let out = tomek().args(["query", &huge]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -399,6 +769,30 @@ fn fuzzed(seed: u64, n: usize) -> Vec<String> {
         .collect()
 }
 
+/// `n` statements of random bytes (as text, invalid UTF-8 replaced), of random lengths.
+fn random_bytes(seed: u64, n: usize) -> Vec<Vec<u8>> {
+    let mut state = seed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..n)
+        .map(|_| {
+            let len = (next() % 200) as usize;
+            // Half the statements keep to printable ASCII, where the parser gets further.
+            let printable = next() % 2 == 0;
+            (0..len)
+                .map(|_| {
+                    let b = next() as u8;
+                    if printable { b' ' + b % 95 } else { b }
+                })
+                .collect()
+        })
+        .collect()
+}
+
 #[test]
 fn ten_thousand_fuzzed_statements_never_panic() {
     // Classic tic-tac-toe keeps each statement fast; the planner and the parser are the same.
@@ -406,13 +800,21 @@ fn ten_thousand_fuzzed_statements_never_panic() {
     let session = Session::new(&g, &g.setups(), Limits { memory: 256 << 20 }).unwrap();
     let mut ran = 0;
     let mut refused = 0;
-    for sql in fuzzed(0x5EED, 10_000) {
+    let statements = fuzzed(0x5EED, 10_000).into_iter().chain(
+        random_bytes(0xB17E5, 1000)
+            .into_iter()
+            .map(|b| String::from_utf8_lossy(&b).into_owned()),
+    );
+    for sql in statements {
+        // A panic anywhere, the table's own blocking tasks included, comes back here as a panic
+        // and fails the test; only the engine's errors count as refusals.
         let result =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match session.query(&sql) {
                 Ok(mut rows) => {
                     let mut failed = false;
                     while let Some(b) = rows.next_batch() {
-                        if b.is_err() {
+                        if let Err(e) = b {
+                            assert!(!e.to_string().contains("panicked"), "{sql:?}: {e}");
                             failed = true;
                             break;
                         }
@@ -420,7 +822,9 @@ fn ten_thousand_fuzzed_statements_never_panic() {
                     !failed
                 }
                 Err(e) => {
-                    assert!(!e.to_string().is_empty());
+                    let message = e.to_string();
+                    assert!(!message.is_empty());
+                    assert!(!message.contains("panicked"), "{sql:?}: {message}");
                     false
                 }
             }));
@@ -430,8 +834,51 @@ fn ten_thousand_fuzzed_statements_never_panic() {
             Err(_) => panic!("the statement {sql:?} panicked"),
         }
     }
-    assert_eq!(ran + refused, 10_000);
+    assert_eq!(ran + refused, 11_000);
     assert!(ran > 100 && refused > 100, "ran {ran}, refused {refused}");
+}
+
+/// Mutated and random statements through the binary itself, as a user would send them: each
+/// exits 0, or 2 with a message, and never panics.
+#[test]
+fn fuzzed_statements_through_the_binary_exit_0_or_2() {
+    let mut inputs: Vec<Vec<u8>> = fuzzed(0xF00D, 300)
+        .into_iter()
+        .map(String::into_bytes)
+        .collect();
+    inputs.extend(random_bytes(0xFACE, 100));
+    let codes = std::sync::Mutex::new([0usize; 2]);
+    std::thread::scope(|scope| {
+        for part in inputs.chunks(inputs.len().div_ceil(4)) {
+            let codes = &codes;
+            scope.spawn(move || {
+                for sql in part {
+                    let out = tomek()
+                        .args([
+                            "query", "--quiet", "--rows", "3", "--cols", "3", "--line", "3",
+                        ])
+                        .args(["--no-joker", "--format", "csv", "-"])
+                        .write_stdin(sql.clone())
+                        .output()
+                        .unwrap();
+                    let err = String::from_utf8_lossy(&out.stderr);
+                    let shown = String::from_utf8_lossy(sql);
+                    assert!(!err.contains("panicked"), "{shown:?}: {err}");
+                    match out.status.code() {
+                        Some(0) => codes.lock().unwrap()[0] += 1,
+                        Some(2) => {
+                            assert!(err.starts_with("tomek: "), "{shown:?}: {err}");
+                            codes.lock().unwrap()[1] += 1;
+                        }
+                        other => panic!("{shown:?} exited with {other:?}: {err}"),
+                    }
+                }
+            });
+        }
+    });
+    let [ok, refused] = *codes.lock().unwrap();
+    assert_eq!(ok + refused, 400);
+    assert!(ok > 5 && refused > 100, "ran {ok}, refused {refused}");
 }
 
 #[test]
