@@ -227,15 +227,27 @@ fn check_target(dir: &Path, force: bool) -> Result<Existing, PackageError> {
     Ok(Existing::Replace)
 }
 
-/// A YAML double-quoted string (the values written here are plain text).
+/// A YAML double-quoted string (the values written here are plain text): YAML's double
+/// quotes take JSON's escapes.
 pub fn yaml_string(s: &str) -> String {
+    quoted(s)
+}
+
+/// A JSON string: quotes, backslashes and control characters escaped.
+pub(crate) fn quoted(s: &str) -> String {
+    use std::fmt::Write;
     let mut out = String::from("\"");
     for ch in s.chars() {
         match ch {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
-            _ => out.push(ch),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
         }
     }
     out.push('"');

@@ -39,26 +39,6 @@ fn language(file: &str) -> &'static str {
     }
 }
 
-/// A JSON string: quotes, backslashes and control characters escaped.
-fn json(s: &str) -> String {
-    let mut out = String::from("\"");
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// A statement's parts, as Polygon keeps them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sections {
@@ -115,8 +95,8 @@ fn statement(p: &mut Package, problem: &Problem, s: &Sections, time_ms: u32, mem
         let _ = writeln!(examples, "\\exmp{{{input}}}{{{answer}}}%");
         sample_tests.push(format!(
             "{{\"input\": {}, \"output\": {}, \"inputFile\": \"{file}\", \"outputFile\": \"{file}.a\"}}",
-            json(&input),
-            json(&answer)
+            super::quoted(&input),
+            super::quoted(&answer)
         ));
     }
     let seconds = time_ms.div_ceil(1000);
@@ -139,10 +119,10 @@ fn statement(p: &mut Package, problem: &Problem, s: &Sections, time_ms: u32, mem
             "{{\n  \"name\": {},\n  \"legend\": {},\n  \"input\": {},\n  \"output\": {},\n  \"notes\": \"\",\n  \
              \"inputFile\": \"stdin\",\n  \"outputFile\": \"stdout\",\n  \"timeLimit\": {time_ms},\n  \
              \"memoryLimit\": {memory},\n  \"language\": \"english\",\n  \"sampleTests\": [\n    {}\n  ]\n}}\n",
-            json(&s.name),
-            json(&s.legend),
-            json(&s.input),
-            json(&s.output),
+            super::quoted(&s.name),
+            super::quoted(&s.legend),
+            super::quoted(&s.input),
+            super::quoted(&s.output),
             sample_tests.join(",\n    "),
         ),
     );

@@ -10,7 +10,7 @@
 //! two positions share an entry; and the root bisects the range of scores at its middle. It
 //! is held to the plain minimax of `fourow_solve` on small boards before it judges anything.
 
-use crate::fourow_solve::Grid;
+use crate::fourow_solve::{Grid, test_set};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tomek::fourow::solve::{Shape, random_open_game};
@@ -231,18 +231,6 @@ fn fours_are_found_in_every_direction_and_never_across_columns() {
     // Three in a row with both ends open: two winning cells, the ends.
     let three = line([(1, 0), (2, 0), (3, 0), (3, 0)]);
     assert_eq!(r.winning_cells(three, three), at(0, 0) | at(4, 0));
-}
-
-/// The lines of a committed test set: moves and recorded score.
-fn test_set(band: &str) -> Vec<(String, i32)> {
-    let path = crate::harness::project(&format!("tests/data/fourow/{band}.txt"));
-    let text = String::from_utf8(crate::harness::read(&path)).expect("UTF-8");
-    text.lines()
-        .map(|l| {
-            let (moves, score) = l.split_once(' ').expect("MOVES SCORE");
-            (moves.to_string(), score.parse().expect("a score"))
-        })
-        .collect()
 }
 
 /// Every position of the band scores with the reference as recorded (the recorded scores

@@ -476,7 +476,7 @@ fn score_names_the_file_and_line_of_a_bad_line_and_exits_2() {
 }
 
 /// The lines of a committed test set (scripts/fourow-positions.sh): moves and score.
-fn test_set(band: &str) -> Vec<(String, i32)> {
+pub(crate) fn test_set(band: &str) -> Vec<(String, i32)> {
     let path = crate::harness::project(&format!("tests/data/fourow/{band}.txt"));
     let text = String::from_utf8(crate::harness::read(&path)).expect("UTF-8");
     text.lines()

@@ -546,25 +546,23 @@ fn bad_statements_exit_2_with_the_engines_message() {
     }
     // Statements deep or wide enough to overflow a stack, each within the length bound: refused
     // with a message, or answered, but never a crash.
+    // `n` terms made by `term`, joined by `sep`.
+    let chain = |n: usize, term: &dyn Fn(usize) -> String, sep: &str| {
+        (0..n).map(term).collect::<Vec<_>>().join(sep)
+    };
     let deep: [(String, &str); 9] = [
         (format!("SELECT 1{}", "+1".repeat(32_000)), "levels deep"),
         (
             format!(
                 "SELECT count(*) FROM boards WHERE {}",
-                (0..5000)
-                    .map(|i| format!("ply={i}"))
-                    .collect::<Vec<_>>()
-                    .join(" OR ")
+                chain(5000, &|i| format!("ply={i}"), " OR ")
             ),
             "levels deep",
         ),
         (
             format!(
                 "SELECT count(*) FROM boards WHERE {}",
-                (0..4500)
-                    .map(|i| format!("ply<>{i}"))
-                    .collect::<Vec<_>>()
-                    .join(" AND ")
+                chain(4500, &|i| format!("ply<>{i}"), " AND ")
             ),
             "levels deep",
         ),
@@ -583,20 +581,15 @@ fn bad_statements_exit_2_with_the_engines_message() {
         (vec!["SELECT 1"; 3400].join(" UNION ALL "), "SELECTs"),
         (
             format!(
-                "SELECT count(*) FROM setups a0{}",
-                (1..2000)
-                    .map(|i| format!(" JOIN setups a{i} ON true"))
-                    .collect::<String>()
+                "SELECT count(*) FROM setups a0 {}",
+                chain(1999, &|i| format!("JOIN setups a{} ON true", i + 1), " ")
             ),
             "tables",
         ),
         (
             format!(
                 "SELECT CASE {} END FROM boards LIMIT 1",
-                (0..2500)
-                    .map(|i| format!("WHEN ply={i} THEN {i}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                chain(2500, &|i| format!("WHEN ply={i} THEN {i}"), " ")
             ),
             "",
         ),
