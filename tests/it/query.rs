@@ -142,6 +142,17 @@ fn values_games_and_orbits_are_those_of_stats() {
     }
 }
 
+/// A seeded stream of pseudo-random words (xorshift), the same on every machine.
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 /// The 4×4 board after `moves` random moves from the empty board of setup `t` (fewer if the
 /// game ends first), played by the library's rules: every such board is reachable.
 fn random_board(t: u16, moves: u32, next: &mut impl FnMut() -> u64) -> String {
@@ -218,13 +229,7 @@ fn random_boards_agree_with_explain() {
         (1 << 10, "10"),
         (1 << 15, "15"),
     ];
-    let mut state = 0x00C0_FFEE_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(0x00C0_FFEE);
     let mut boards = Vec::new();
     for i in 0..30 {
         let (t, _) = setups[i % setups.len()];
@@ -728,13 +733,7 @@ fn fuzzed(seed: u64, n: usize) -> Vec<String> {
         "SELECT setup, boards FROM setups ORDER BY boards DESC",
         "SELECT max(distance), min(orders) FROM boards WHERE value = 'win'",
     ];
-    let mut state = seed;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(seed);
     (0..n)
         .map(|_| {
             let base = seeds[next() as usize % seeds.len()];
@@ -764,18 +763,12 @@ fn fuzzed(seed: u64, n: usize) -> Vec<String> {
 
 /// `n` statements of random bytes (as text, invalid UTF-8 replaced), of random lengths.
 fn random_bytes(seed: u64, n: usize) -> Vec<Vec<u8>> {
-    let mut state = seed;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(seed);
     (0..n)
         .map(|_| {
             let len = (next() % 200) as usize;
             // Half the statements keep to printable ASCII, where the parser gets further.
-            let printable = next() % 2 == 0;
+            let printable = next().is_multiple_of(2);
             (0..len)
                 .map(|_| {
                     let b = next() as u8;

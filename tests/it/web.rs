@@ -391,26 +391,32 @@ fn web_fourow_explain_is_the_commands_json() {
     }
 }
 
-/// Another address than loopback is served, with a warning on start. The test sends it nothing
-/// and ends it at once.
-#[test]
-fn web_other_address_warns_on_start() {
+/// The first line `tomek serve --addr ADDR` writes to standard error, then the first to
+/// standard output; the server is ended at once, having been sent nothing.
+fn first_lines(addr: &str) -> (String, String) {
     let mut child = Command::new(TOMEK)
-        .args(["serve", "--addr", "0.0.0.0:0"])
+        .args(["serve", "--addr", addr])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("tomek serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout is piped"))
-        .read_line(&mut line)
-        .expect("tomek serve prints its address");
-    let mut warning = String::new();
+    let mut err = String::new();
     BufReader::new(child.stderr.take().expect("stderr is piped"))
-        .read_line(&mut warning)
+        .read_line(&mut err)
         .expect("tomek serve writes to standard error");
+    let mut out = String::new();
+    BufReader::new(child.stdout.take().expect("stdout is piped"))
+        .read_line(&mut out)
+        .expect("tomek serve prints its address");
     let _ = child.kill();
     let _ = child.wait();
+    (err, out)
+}
+
+/// Another address than loopback is served, with a warning on start.
+#[test]
+fn web_other_address_warns_on_start() {
+    let (warning, line) = first_lines("0.0.0.0:0");
     assert!(line.starts_with("listening on http://0.0.0.0:"), "{line}");
     assert!(
         warning.contains("warning") && warning.contains("not a loopback address"),
@@ -420,18 +426,8 @@ fn web_other_address_warns_on_start() {
 
 #[test]
 fn web_loopback_does_not_warn() {
-    let mut child = Command::new(TOMEK)
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tomek serve starts");
-    let mut first = String::new();
-    BufReader::new(child.stderr.take().expect("stderr is piped"))
-        .read_line(&mut first)
-        .expect("tomek serve writes to standard error");
-    let _ = child.kill();
-    let _ = child.wait();
+    let (first, line) = first_lines("127.0.0.1:0");
+    assert!(line.starts_with("listening on http://127.0.0.1:"), "{line}");
     assert!(
         first.contains("computing the perfect-play tables"),
         "{first}"
