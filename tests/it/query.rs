@@ -402,37 +402,16 @@ fn parquet_output_reads_back_as_the_csv_output() {
 fn export_of_one_setup_writes_only_its_partition() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("four");
-    let report = stdout_of(&[
-        "export",
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--line",
-        "3",
-        "--setup",
-        "4",
-        "--format",
-        "csv",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    // Classic tic-tac-toe with the T on the centre square.
+    let selection = ["--rows", "3", "--cols", "3", "--line", "3", "--setup", "4"];
+    let target = ["--format", "csv", "-o", out.to_str().unwrap()];
+    let report = stdout_of(&[&["export"][..], &selection, &target].concat());
     let names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, ["setup=4"]);
-    let counted = &rows(&[
-        "--rows",
-        "3",
-        "--cols",
-        "3",
-        "--line",
-        "3",
-        "--setup",
-        "4",
-        "SELECT count(*) FROM boards",
-    ])[0][0];
+    let counted = &rows(&[&selection[..], &["SELECT count(*) FROM boards"]].concat())[0][0];
     let line = report.lines().nth(1).unwrap();
     assert_eq!(
         line,
