@@ -150,6 +150,17 @@ impl Drop for Rows<'_> {
     }
 }
 
+/// Counts one more of something a statement may hold at most `max` of; past that, the refusal
+/// `what` (with `{}` for the bound) and the bound again.
+fn count(n: &mut usize, max: usize, what: &str) -> ControlFlow<String> {
+    *n += 1;
+    if *n > max {
+        let what = what.replace("{}", &max.to_string());
+        return ControlFlow::Break(format!("{what}; at most {max} are accepted"));
+    }
+    ControlFlow::Continue(())
+}
+
 /// Measures a statement's nesting and width, stopping at the first bound it passes.
 #[derive(Default)]
 struct Shape {
@@ -178,23 +189,11 @@ impl Visitor for Shape {
     }
 
     fn pre_visit_select(&mut self, _: &Select) -> ControlFlow<String> {
-        self.selects += 1;
-        if self.selects > MAX_SELECTS {
-            return ControlFlow::Break(format!(
-                "has more than {MAX_SELECTS} SELECTs; at most {MAX_SELECTS} are accepted"
-            ));
-        }
-        ControlFlow::Continue(())
+        count(&mut self.selects, MAX_SELECTS, "has more than {} SELECTs")
     }
 
     fn pre_visit_table_factor(&mut self, _: &TableFactor) -> ControlFlow<String> {
-        self.tables += 1;
-        if self.tables > MAX_TABLES {
-            return ControlFlow::Break(format!(
-                "reads more than {MAX_TABLES} tables; at most {MAX_TABLES} are accepted"
-            ));
-        }
-        ControlFlow::Continue(())
+        count(&mut self.tables, MAX_TABLES, "reads more than {} tables")
     }
 }
 

@@ -149,6 +149,24 @@ impl Watched {
             .reset(tokio::time::Instant::now() + IDLE_TIMEOUT);
     }
 
+    /// A write's result: bytes written count as activity, and a pending write waits on the
+    /// deadline.
+    fn wrote(
+        &mut self,
+        cx: &mut Context<'_>,
+        r: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        match r {
+            Poll::Ready(r) => {
+                if matches!(r, Ok(n) if n > 0) {
+                    self.active();
+                }
+                Poll::Ready(r)
+            }
+            Poll::Pending => self.pending(cx),
+        }
+    }
+
     /// What a pending read or write becomes: still pending, or an error once silent too long.
     fn pending<T>(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
         match self.deadline.as_mut().poll(cx) {
@@ -188,15 +206,8 @@ impl AsyncWrite for Watched {
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.stream).poll_write(cx, data) {
-            Poll::Ready(r) => {
-                if matches!(r, Ok(n) if n > 0) {
-                    this.active();
-                }
-                Poll::Ready(r)
-            }
-            Poll::Pending => this.pending(cx),
-        }
+        let written = Pin::new(&mut this.stream).poll_write(cx, data);
+        this.wrote(cx, written)
     }
 
     fn poll_write_vectored(
@@ -205,15 +216,8 @@ impl AsyncWrite for Watched {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.stream).poll_write_vectored(cx, bufs) {
-            Poll::Ready(r) => {
-                if matches!(r, Ok(n) if n > 0) {
-                    this.active();
-                }
-                Poll::Ready(r)
-            }
-            Poll::Pending => this.pending(cx),
-        }
+        let written = Pin::new(&mut this.stream).poll_write_vectored(cx, bufs);
+        this.wrote(cx, written)
     }
 
     fn is_write_vectored(&self) -> bool {
