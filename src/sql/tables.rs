@@ -6,7 +6,7 @@ use crate::sql::runs::WEIGHT;
 use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::space::count_setup;
 use crate::tictactoe::stats::setup_name;
-use crate::tictactoe::table::{Chunk, Column, Data, Kind, TableSpec};
+use crate::tictactoe::table::{Chunk, Column, Data, Fold, Kind, TableSpec};
 use async_trait::async_trait;
 use datafusion::arrow::array::{
     ArrayRef, BooleanArray, DictionaryArray, Int8Array, Int32Array, Int64Array, RecordBatch,
@@ -114,9 +114,10 @@ fn batch_with(
 
 /// The `boards` table: every reachable board of the selected setups.
 ///
-/// The same table can also be read as runs ([`super::runs`]): one row per setup, ply and
-/// status, with a last column [`WEIGHT`] holding how many boards it stands for. Only columns
-/// that counts describe can be read that way.
+/// The same table can also be read as runs ([`super::runs`]): one row per setup and distinct
+/// values of the small columns read ([`Column::small`]), then the folds of other columns over
+/// its boards (columns named by [`fold_name`]), and a last column [`WEIGHT`] holding how many
+/// boards it stands for.
 #[derive(Debug)]
 pub struct BoardsTable {
     geometry: Geometry,
@@ -124,7 +125,8 @@ pub struct BoardsTable {
     /// Setups computed or read at once: a setup takes a permit before it is computed and gives
     /// it back once its rows are read, so at most this many setups' rows are held.
     permits: Arc<Semaphore>,
-    runs: bool,
+    /// Read as runs, with these folds.
+    runs: Option<Vec<(Column, Fold)>>,
 }
 
 impl BoardsTable {
@@ -134,23 +136,23 @@ impl BoardsTable {
             geometry: g.clone(),
             setups: setups.to_vec(),
             permits: Arc::new(Semaphore::new(rayon::current_num_threads().max(1))),
-            runs: false,
+            runs: None,
         }
     }
 
-    /// The same table read as runs of equal rows.
-    pub fn of_runs(&self) -> BoardsTable {
+    /// The same table read as runs of equal rows, with `folds` of the other columns.
+    pub fn of_runs(&self, folds: &[(Column, Fold)]) -> BoardsTable {
         BoardsTable {
             geometry: self.geometry.clone(),
             setups: self.setups.clone(),
             permits: self.permits.clone(),
-            runs: true,
+            runs: Some(folds.to_vec()),
         }
     }
 
     /// Whether the table is read as runs.
     pub fn runs(&self) -> bool {
-        self.runs
+        self.runs.is_some()
     }
 }
 
@@ -231,10 +233,9 @@ fn allowed_setups(e: &Expr, t_squares: &[Option<i64>]) -> Option<Vec<bool>> {
 impl TableProvider for BoardsTable {
     fn schema(&self) -> SchemaRef {
         let schema = boards_schema(&Column::ALL);
-        if self.runs {
-            with_weight(&schema)
-        } else {
-            schema
+        match &self.runs {
+            Some(folds) => with_weight(&schema, folds, true),
+            None => schema,
         }
     }
 
@@ -265,21 +266,28 @@ impl TableProvider for BoardsTable {
         _limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let all = Column::ALL.len();
-        let (columns, weighted): (Vec<Column>, bool) = match projection {
-            Some(p) => (
-                p.iter()
-                    .filter(|&&i| i < all)
-                    .map(|&i| Column::ALL[i])
-                    .collect(),
-                p.contains(&all),
-            ),
-            None => (Column::ALL.to_vec(), self.runs),
-        };
-        if weighted && projection.is_some_and(|p| p.last() != Some(&all)) {
+        let no_folds = Vec::new();
+        let table_folds = self.runs.as_ref().unwrap_or(&no_folds);
+        let weight = all + table_folds.len();
+        let every: Vec<usize> = (0..weight + self.runs.is_some() as usize).collect();
+        let p = projection.unwrap_or(&every);
+        // Columns, folds, then the weight: in that order, or the batches would not fit.
+        if !p.is_sorted_by_key(|&i| (i >= all) as u8 + (i >= weight) as u8) {
             return Err(DataFusionError::Internal(format!(
-                "{WEIGHT} must come last in a scan of runs"
+                "a scan of runs reads its columns, then its folds, then {WEIGHT}"
             )));
         }
+        let columns: Vec<Column> = p
+            .iter()
+            .filter(|&&i| i < all)
+            .map(|&i| Column::ALL[i])
+            .collect();
+        let folds: Vec<(Column, Fold)> = p
+            .iter()
+            .filter(|&&i| (all..weight).contains(&i))
+            .map(|&i| table_folds[i - all])
+            .collect();
+        let weighted = p.contains(&weight) && self.runs.is_some();
         let t_squares = t_squares(&self.setups);
         let mut keep = vec![true; self.setups.len()];
         for f in filters {
@@ -290,10 +298,10 @@ impl TableProvider for BoardsTable {
             }
         }
         let mut schema = boards_schema(&columns);
-        if weighted {
-            schema = with_weight(&schema);
+        if self.runs.is_some() {
+            schema = with_weight(&schema, &folds, weighted);
         }
-        let spec = Arc::new(TableSpec::new(&self.geometry, &columns));
+        let spec = Arc::new(TableSpec::folding(&self.geometry, &columns, &folds));
         let partitions: Vec<Arc<dyn PartitionStream>> = self
             .setups
             .iter()
@@ -305,7 +313,7 @@ impl TableProvider for BoardsTable {
                     schema: schema.clone(),
                     t,
                     permits: self.permits.clone(),
-                    runs: self.runs,
+                    runs: self.runs.is_some(),
                     weighted,
                 }) as Arc<dyn PartitionStream>
             })
@@ -321,10 +329,24 @@ impl TableProvider for BoardsTable {
     }
 }
 
-/// `schema` with the weight column of runs added last.
-fn with_weight(schema: &SchemaRef) -> SchemaRef {
+/// The name of the column holding `fold` of column `c` over a run.
+pub fn fold_name(c: Column, fold: Fold) -> String {
+    format!("__tomek_{}_{}", fold.name(), c.name())
+}
+
+/// `schema` with the folds of runs added, then their weight column when `weighted`.
+fn with_weight(schema: &SchemaRef, folds: &[(Column, Fold)], weighted: bool) -> SchemaRef {
     let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
-    fields.push(Field::new(WEIGHT, DataType::Int64, false));
+    for &(c, f) in folds {
+        let ty = match c.kind() {
+            Kind::Text => DataType::Utf8,
+            _ => DataType::Int64,
+        };
+        fields.push(Field::new(fold_name(c, f), ty, false));
+    }
+    if weighted {
+        fields.push(Field::new(WEIGHT, DataType::Int64, false));
+    }
     Arc::new(Schema::new(fields))
 }
 
@@ -395,25 +417,29 @@ impl PartitionStream for SetupPartition {
                 }
             })
             .await;
+            // Runs are a few rows: the next setup may start while they are read.
+            let permit = (!runs).then_some(permit);
             Ok((computed.map_err(panic_or_error)?, permit))
         });
-        let columns = self.spec.columns().to_vec();
+        let columns = self.spec.read_columns();
         let weighted = self.weighted;
-        let batches = chunks.flat_map(move |r: Result<(Vec<Computed>, OwnedSemaphorePermit)>| {
-            let items: Box<dyn Iterator<Item = Result<RecordBatch>> + Send> = match r {
-                Ok((chunks, permit)) => {
-                    let (schema, columns) = (schema.clone(), columns.clone());
-                    // The permit goes with the rows: the next setup is computed only once
-                    // these are read (or dropped).
-                    Box::new(chunks.into_iter().map(move |(c, weights)| {
-                        let _held = &permit;
-                        batch_with(&schema, &columns, c, weights.filter(|_| weighted))
-                    }))
-                }
-                Err(e) => Box::new(std::iter::once(Err(e))),
-            };
-            futures::stream::iter(items)
-        });
+        let batches = chunks.flat_map(
+            move |r: Result<(Vec<Computed>, Option<OwnedSemaphorePermit>)>| {
+                let items: Box<dyn Iterator<Item = Result<RecordBatch>> + Send> = match r {
+                    Ok((chunks, permit)) => {
+                        let (schema, columns) = (schema.clone(), columns.clone());
+                        // The permit goes with the rows: the next setup is computed only once
+                        // these are read (or dropped).
+                        Box::new(chunks.into_iter().map(move |(c, weights)| {
+                            let _held = &permit;
+                            batch_with(&schema, &columns, c, weights.filter(|_| weighted))
+                        }))
+                    }
+                    Err(e) => Box::new(std::iter::once(Err(e))),
+                };
+                futures::stream::iter(items)
+            },
+        );
         Box::pin(RecordBatchStreamAdapter::new(out, batches))
     }
 }

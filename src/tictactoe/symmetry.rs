@@ -295,6 +295,25 @@ impl TextOrder {
         if self.stride == 0 {
             return c;
         }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            return unsafe { self.smallest_image_avx2(c) };
+        }
+        self.smallest_image(c)
+    }
+
+    /// [`TextOrder::smallest_image`] with AVX2, which has an unsigned minimum eight lanes wide
+    /// (the baseline's SSE2 has none, and takes five instructions per minimum).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn smallest_image_avx2(&self, c: u32) -> u32 {
+        self.smallest_image(c)
+    }
+
+    /// The smallest image of board number `c` under the permutations.
+    #[inline(always)]
+    fn smallest_image(&self, c: u32) -> u32 {
         let n = self.stride;
         let row = |k: usize| &self.images[(k * 256 + (c >> (8 * k) & 0xFF) as usize) * n..][..n];
         let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));

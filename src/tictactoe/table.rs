@@ -216,12 +216,49 @@ impl Column {
         )
     }
 
+    /// Whether its values are few (small numbers, words, truth values), so that rows can be
+    /// collapsed into runs on them; the others (texts and counts) can only be folded.
+    pub fn small(self) -> bool {
+        !matches!(self.kind(), Kind::Text | Kind::Long)
+    }
+
     /// Whether perfect play is needed: the setup must then be solved from its last ply down.
     pub fn needs_play(self) -> bool {
         matches!(
             self,
             Column::Value | Column::Distance | Column::GamesX | Column::GamesO | Column::GamesDraw
         )
+    }
+}
+
+/// How a column that is not [`Column::small`] is summed up over the rows of a run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Fold {
+    /// The smallest value (for a text, the first in byte order).
+    Min,
+    /// The largest value.
+    Max,
+    /// The sum (counts only).
+    Sum,
+}
+
+impl Fold {
+    /// Its name, as in SQL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fold::Min => "min",
+            Fold::Max => "max",
+            Fold::Sum => "sum",
+        }
+    }
+
+    /// The fold of two partial results.
+    fn merge(self, a: i64, b: i64) -> i64 {
+        match self {
+            Fold::Min => a.min(b),
+            Fold::Max => a.max(b),
+            Fold::Sum => a.wrapping_add(b),
+        }
     }
 }
 
@@ -266,42 +303,69 @@ pub const CHUNK_ROWS: usize = 64 * 1024;
 pub struct TableSpec {
     geometry: Geometry,
     columns: Vec<Column>,
+    /// Columns folded over runs ([`TableSpec::runs`]), after the columns.
+    folds: Vec<(Column, Fold)>,
     plain: TextOrder,
+    /// The buffers of passes over setups that have ended, for the next ones.
+    buffers: std::sync::Mutex<Vec<PassBuffers>>,
     full: Option<TextOrder>,
     dihedral: Option<TextOrder>,
 }
 
-/// One reachable board and what play says about it.
+/// The two values buffers and the two games buffers of a backward pass ([`TableSpec::solved`]).
+struct PassBuffers([Vec<u8>; 2], [Vec<u64>; 2]);
+
+/// One reachable board and what play says about it. (Laid out as written, counts first:
+/// the layout the compiler picks splits them across words, and copying them stalls.)
 #[derive(Copy, Clone, Debug)]
+#[repr(C)]
 struct Row {
-    board: Board,
-    status: Status,
-    /// Perfect play, when asked for.
-    value: Value,
     /// Complete games below the board by outcome (X won, O won, draw).
     below: [u64; 3],
+    /// Perfect play, when asked for.
+    value: Value,
+    board: Board,
+    status: Status,
 }
 
 impl TableSpec {
     /// The table of `columns` over geometry `g`.
     pub fn new(g: &Geometry, columns: &[Column]) -> TableSpec {
+        TableSpec::folding(g, columns, &[])
+    }
+
+    /// The table of runs of `keys` (all [`Column::small`]), each with `folds` of other columns
+    /// over its rows: what [`TableSpec::runs`] computes.
+    pub fn folding(g: &Geometry, keys: &[Column], folds: &[(Column, Fold)]) -> TableSpec {
         let order = |want: Column, group: fn(&Geometry) -> Vec<symmetry::Perm>| {
-            columns
-                .contains(&want)
+            (keys.contains(&want) || folds.iter().any(|&(c, _)| c == want))
                 .then(|| TextOrder::new(g, &group(g)))
         };
         TableSpec {
             geometry: g.clone(),
-            columns: columns.to_vec(),
+            columns: keys.to_vec(),
+            folds: folds.to_vec(),
             plain: TextOrder::new(g, &[]),
+            buffers: Default::default(),
             full: order(Column::Orbit, symmetry::automorphisms),
             dihedral: order(Column::OrbitDihedral, symmetry::dihedral),
         }
     }
 
+    /// Whether `c` is read, as a column or folded.
+    fn reads(&self, c: Column) -> bool {
+        self.columns.contains(&c) || self.folds.iter().any(|&(f, _)| f == c)
+    }
+
     /// The columns, in order.
     pub fn columns(&self) -> &[Column] {
         &self.columns
+    }
+
+    /// The columns of the chunks it makes: the columns, then the folded ones.
+    pub fn read_columns(&self) -> Vec<Column> {
+        let folded = self.folds.iter().map(|&(c, _)| c);
+        self.columns.iter().copied().chain(folded).collect()
     }
 
     /// The geometry.
@@ -337,23 +401,31 @@ impl TableSpec {
                 group = cur;
             }
             chunks
-        } else if self.columns.iter().any(|c| c.needs_play()) {
-            self.solved_chunks(t)
+        } else {
+            self.rows_by(t, |rows| self.chunk(t, rows))
+        }
+    }
+
+    /// `sink` of every row of setup `t`, a task's rows at a time, in a fixed order: the walk's
+    /// order when play is not needed, else ply by ply and in slot order within a ply.
+    fn rows_by<R: Send>(&self, t: u16, sink: impl Fn(&[Row]) -> R + Sync) -> Vec<R> {
+        if Column::ALL.iter().any(|&c| c.needs_play() && self.reads(c)) {
+            self.solved(t, sink)
         } else {
             let boards = walked_boards(&self.geometry, t);
             boards
                 .par_chunks(CHUNK_ROWS)
                 .map(|part| {
-                    let rows: Vec<Row> = part
-                        .iter()
-                        .map(|&(board, status)| Row {
-                            board,
-                            status,
-                            value: UNSOLVED,
-                            below: [0; 3],
-                        })
-                        .collect();
-                    self.chunk(t, &rows)
+                    let mut rows = RowBuffer::take();
+                    rows.extend(part.iter().map(|&(board, status)| Row {
+                        board,
+                        status,
+                        value: UNSOLVED,
+                        below: [0; 3],
+                    }));
+                    let out = sink(&rows);
+                    rows.give_back();
+                    out
                 })
                 .collect()
         }
@@ -364,13 +436,151 @@ impl TableSpec {
     /// ([`Column::from_counts`]).
     pub fn runs(&self, t: u16) -> (Chunk, Vec<u64>) {
         assert!(
-            self.columns.iter().all(|c| c.from_counts()),
-            "runs only hold columns that counts describe"
+            self.columns.iter().all(|c| c.small()),
+            "runs are keyed by small columns only"
         );
-        let counts = count_setup(&self.geometry, t);
-        let (runs, weights): (Vec<_>, Vec<u64>) =
-            groups(&counts).map(|(ply, s, n)| ((ply, s, 1), n)).unzip();
-        (self.counted_chunk(t, &runs), weights)
+        if self.folds.is_empty() && self.columns.iter().all(|c| c.from_counts()) {
+            let counts = count_setup(&self.geometry, t);
+            let (runs, weights): (Vec<_>, Vec<u64>) =
+                groups(&counts).map(|(ply, s, n)| ((ply, s, 1), n)).unzip();
+            return (self.counted_chunk(t, &runs), weights);
+        }
+        let mut all = Runs::default();
+        for part in self.rows_by(t, |rows| self.collapse(t, rows)) {
+            all.absorb(&part, &self.folds);
+        }
+        self.runs_chunk(&all)
+    }
+
+    /// The runs of some rows: one per distinct key, in the order first met.
+    ///
+    /// The small columns of a row are fixed by its stones, status, value and winning lines,
+    /// so rows are first gathered on those (a few bits), and each gathering's key is worked
+    /// out once, from one of its rows.
+    fn collapse(&self, t: u16, rows: &[Row]) -> Runs {
+        let g = &self.geometry;
+        let start = Board::empty(t);
+        let orders_needed = [
+            Column::Orders,
+            Column::GamesX,
+            Column::GamesO,
+            Column::GamesDraw,
+        ]
+        .iter()
+        .any(|&c| self.reads(c));
+        let lines_needed = self.reads(Column::WinLines) || self.reads(Column::TInWin);
+        let n = self.folds.len();
+        // Per gathering met: one of its rows, and its rows' count and folds.
+        let mut examples: Vec<(u32, &Row)> = Vec::new();
+        let mut weights: Vec<u64> = Vec::new();
+        let mut gathered: Vec<i64> = Vec::new();
+        let mut folded = vec![0i64; n];
+        let mut seen = Gatherings::take();
+        for r in rows {
+            let mut lines = 0;
+            if lines_needed && matches!(r.status, Status::XWon | Status::OWon) {
+                lines = (small_value(g, t, Column::WinLines, r).unwrap_or(0) << 1)
+                    | small_value(g, t, Column::TInWin, r).unwrap_or(0);
+            }
+            debug_assert!(lines < 32 && r.value.distance < 32 && r.board.ply() < 32);
+            // X moves first, so the stones of each side follow from the ply.
+            let gathering = (r.board.ply() as usize)
+                | (r.status.index()) << 5
+                | (r.value.outcome as usize) << 7
+                | (r.value.distance as usize) << 9
+                | (lines as usize) << 14;
+            let orders = if orders_needed {
+                sequences(g, start, r.board, r.status)
+            } else {
+                0
+            };
+            for (f, &(c, _)) in folded.iter_mut().zip(&self.folds) {
+                *f = self.large_value(c, r, orders);
+            }
+            let i = seen.0[gathering];
+            if i == u32::MAX {
+                seen.0[gathering] = examples.len() as u32;
+                examples.push((gathering as u32, r));
+                weights.push(1);
+                gathered.extend_from_slice(&folded);
+            } else {
+                let i = i as usize;
+                weights[i] += 1;
+                let mine = &mut gathered[i * n..][..n];
+                for ((m, &v), &(_, f)) in mine.iter_mut().zip(&folded).zip(&self.folds) {
+                    *m = f.merge(*m, v);
+                }
+            }
+        }
+        for &(gathering, _) in &examples {
+            seen.0[gathering as usize] = u32::MAX;
+        }
+        seen.give_back();
+        let mut runs = Runs::default();
+        for (i, (_, r)) in examples.into_iter().enumerate() {
+            let mut key = 0u128;
+            for &c in &self.columns {
+                // Each small value fits a byte; 0 stands for null.
+                let byte = small_value(g, t, c, r).map_or(0, |v| v as u8 + 1);
+                key = key << 8 | byte as u128;
+            }
+            runs.add(key, weights[i], &gathered[i * n..][..n], &self.folds);
+        }
+        runs
+    }
+
+    /// A column that is not small, on a row whose move orders are `orders`: a text as its
+    /// board's number, which sorts as the text does ([`TextOrder`]).
+    fn large_value(&self, c: Column, r: &Row, orders: u64) -> i64 {
+        let orbit = |o: &Option<TextOrder>| {
+            o.as_ref().expect("made for orbit").smallest_code(r.board) as i64
+        };
+        match c {
+            Column::Board => self.plain.code(r.board) as i64,
+            Column::Orbit => orbit(&self.full),
+            Column::OrbitDihedral => orbit(&self.dihedral),
+            Column::Orders => orders as i64,
+            Column::GamesX => (orders * r.below[Status::XWon.index()]) as i64,
+            Column::GamesO => (orders * r.below[Status::OWon.index()]) as i64,
+            Column::GamesDraw => (orders * r.below[Status::Draw.index()]) as i64,
+            _ => unreachable!("small columns are keys"),
+        }
+    }
+
+    /// Runs as a chunk: the key columns, then the folded ones; and the runs' lengths.
+    fn runs_chunk(&self, runs: &Runs) -> (Chunk, Vec<u64>) {
+        let n = runs.keys.len();
+        let keys = self.columns.len();
+        let mut columns: Vec<Data> = self
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let shift = 8 * (keys - 1 - i);
+                small_data(
+                    c,
+                    runs.keys
+                        .iter()
+                        .map(|&k| (k >> shift & 0xFF) as i32 - 1)
+                        .map(|v| (v >= 0).then_some(v)),
+                )
+            })
+            .collect();
+        let width = self.geometry.cells() as usize;
+        for (j, &(c, _)) in self.folds.iter().enumerate() {
+            let values = runs.folded.iter().skip(j).step_by(self.folds.len().max(1));
+            columns.push(match c.kind() {
+                Kind::Text => {
+                    let mut bytes = vec![0u8; n * width];
+                    for (&code, out) in values.zip(bytes.chunks_exact_mut(width)) {
+                        self.plain.write_text(code as u32, out);
+                    }
+                    Data::Text { width, bytes }
+                }
+                _ => Data::Long(values.copied().collect()),
+            });
+        }
+        (Chunk { len: n, columns }, runs.weights.clone())
     }
 
     /// Every row of setup `t` with perfect play, ply by ply and in slot order within a ply.
@@ -380,7 +590,7 @@ impl TableSpec {
     /// when asked for, game counts are kept while a ply is solved. A child's slot comes from its
     /// parent's without rebuilding a board ([`PlyIndex::child_bases`]), and each task of a ply
     /// turns its rows into a chunk at once, so no list of every row is ever held.
-    fn solved_chunks(&self, t: u16) -> Vec<Chunk> {
+    fn solved<R: Send>(&self, t: u16, sink: impl Fn(&[Row]) -> R + Sync) -> Vec<R> {
         let g = &self.geometry;
         // The outcomes whose games are asked for (indexes of X won, O won, draw): only those
         // are carried down the plies, one count a slot each.
@@ -390,7 +600,7 @@ impl TableSpec {
             (Column::GamesDraw, Status::Draw),
         ]
         .into_iter()
-        .filter(|(c, _)| self.columns.contains(c))
+        .filter(|&(c, _)| self.reads(c))
         .map(|(_, s)| s.index())
         .collect();
         let stride = outcomes.len();
@@ -398,11 +608,16 @@ impl TableSpec {
         let outcomes = &outcomes[..];
         let space = SetupSpace::explore(g, t);
         let squares = g.cells();
-        let mut plies: Vec<Vec<Chunk>> = Vec::with_capacity(space.plies.len());
+        let mut plies: Vec<Vec<R>> = Vec::with_capacity(space.plies.len());
         // Two buffers of each kind, swapped each ply: unreachable slots are never read, so
         // they are never cleared either.
-        let (mut value, mut next_value) = (Vec::<u8>::new(), Vec::<u8>::new());
-        let (mut below, mut next_below) = (Vec::<u64>::new(), Vec::<u64>::new());
+        // Kept from setup to setup, as the system would otherwise hand them out afresh, a page
+        // fault every few kilobytes.
+        let mut buffers = self.buffers.lock().map(|mut b| b.pop()).ok().flatten();
+        let [mut value, mut next_value] = buffers.as_mut().map_or_else(Default::default, |b| {
+            [std::mem::take(&mut b.0[0]), std::mem::take(&mut b.0[1])]
+        });
+        let [mut below, mut next_below] = buffers.map_or_else(Default::default, |b| b.1);
         let empty_index = PlyIndex::new(squares, squares);
         for (ply, memo) in space.plies.iter().enumerate().rev() {
             let child_index = space.plies.get(ply + 1).map_or(&empty_index, |m| &m.index);
@@ -416,14 +631,14 @@ impl TableSpec {
             below.resize(slots * stride, 0);
             let words = memo.words();
             let (nv, nb) = (&next_value, &next_below);
-            let solve = |task: usize, value: &mut [u8], below: &mut [u64]| -> Chunk {
+            let solve = |task: usize, value: &mut [u8], below: &mut [u64]| -> Option<R> {
                 let first_word = task * TASK_SLOTS / 64;
                 let last_word = (first_word + TASK_SLOTS / 64).min(words);
                 let mut decoder = memo.index.decoder();
                 let mut under = [0u32; 16];
                 let mut child_base = [0usize; 16];
                 let mut last_taken = None;
-                let mut rows = Vec::with_capacity(TASK_SLOTS);
+                let mut rows = RowBuffer::take();
                 for (slot, status) in memo.slots_in(first_word..last_word) {
                     let (taken, pattern) = decoder.parts(slot);
                     let x = expand(pattern, taken);
@@ -464,8 +679,17 @@ impl TableSpec {
                                 let child = insert_bit(p, under[square], mover_bit);
                                 let c = child_base[square] + colex_rank(child as u16) as usize;
                                 best = best.max(Value::AFTER_MOVE[nv[c] as usize & 127]);
-                                for (j, &k) in outcomes.iter().enumerate() {
-                                    sum[k] += nb[c * stride + j];
+                                debug_assert!(stride < 3 || outcomes == [0, 1, 2]);
+                                if stride == 3 {
+                                    // Every outcome, in order: a fixed stride, unrolled.
+                                    let games = &nb[c * 3..][..3];
+                                    sum[0] += games[0];
+                                    sum[1] += games[1];
+                                    sum[2] += games[2];
+                                } else {
+                                    for (j, &k) in outcomes.iter().enumerate() {
+                                        sum[k] += nb[c * stride + j];
+                                    }
                                 }
                             }
                             (best, sum)
@@ -489,9 +713,11 @@ impl TableSpec {
                         below: b,
                     });
                 }
-                self.chunk(t, &rows)
+                let out = (!rows.is_empty()).then(|| sink(&rows));
+                rows.give_back();
+                out
             };
-            let chunks: Vec<Chunk> = match (open, games) {
+            let chunks: Vec<Option<R>> = match (open, games) {
                 (true, true) => value
                     .par_chunks_mut(TASK_SLOTS)
                     .zip(below.par_chunks_mut(TASK_SLOTS * stride))
@@ -508,9 +734,12 @@ impl TableSpec {
                     .map(|task| solve(task, &mut [], &mut []))
                     .collect(),
             };
-            plies.push(chunks.into_iter().filter(|c| c.len > 0).collect());
+            plies.push(chunks.into_iter().flatten().collect());
             std::mem::swap(&mut value, &mut next_value);
             std::mem::swap(&mut below, &mut next_below);
+        }
+        if let Ok(mut kept) = self.buffers.lock() {
+            kept.push(PassBuffers([value, next_value], [below, next_below]));
         }
         plies.into_iter().rev().flatten().collect()
     }
@@ -581,27 +810,11 @@ impl TableSpec {
         let g = &self.geometry;
         let n = rows.len();
         let start = Board::empty(t);
-        let t_square = (t != 0).then(|| t.trailing_zeros() as i32);
-        let winner = |r: &Row| match r.status {
-            Status::XWon => Some(Player::X),
-            Status::OWon => Some(Player::O),
-            _ => None,
-        };
-        let winning_lines = |r: &Row| {
-            winner(r).map(|p| {
-                let held = r.board.counting_for(p);
-                g.lines.iter().copied().filter(move |&l| l & !held == 0)
-            })
-        };
-        let int = |f: &dyn Fn(&Row) -> i32| Data::Int {
-            values: rows.iter().map(f).collect(),
-            valid: None,
-        };
-        let text = |order: &TextOrder, f: &dyn Fn(&TextOrder, Board) -> u32| {
+        let text = |f: &dyn Fn(Board) -> u32| {
             let width = g.cells() as usize;
             let mut bytes = vec![0u8; n * width];
             for (r, out) in rows.iter().zip(bytes.chunks_exact_mut(width)) {
-                order.write_text(f(order, r.board), out);
+                self.plain.write_text(f(r.board), out);
             }
             Data::Text { width, bytes }
         };
@@ -626,57 +839,119 @@ impl TableSpec {
                     .collect(),
             )
         };
+        let orbit = |o: &Option<TextOrder>| {
+            let o = o.as_ref().expect("made for orbit");
+            text(&|b| o.smallest_code(b))
+        };
         let columns = self
             .columns
             .iter()
             .map(|&c| match c {
-                Column::Board => text(&self.plain, &|o, b| o.code(b)),
-                Column::TSquare => Data::Int {
-                    values: vec![t_square.unwrap_or(0); n],
-                    valid: t_square.is_none().then(|| vec![false; n]),
-                },
-                Column::Ply => int(&|r| r.board.ply() as i32),
-                Column::XStones => int(&|r| r.board.x.count_ones() as i32),
-                Column::OStones => int(&|r| r.board.o.count_ones() as i32),
-                Column::ToMove => Data::Word(
-                    rows.iter()
-                        .map(|r| match r.status {
-                            Status::Open => r.board.to_move() as i8,
-                            _ => -1,
-                        })
-                        .collect(),
-                ),
-                Column::Status => Data::Word(rows.iter().map(|r| r.status.index() as i8).collect()),
-                Column::Winner => Data::Word(
-                    rows.iter()
-                        .map(|r| winner(r).map_or(-1, |p| p as i8))
-                        .collect(),
-                ),
-                Column::WinLines => {
-                    int(&|r| winning_lines(r).map_or(0, |lines| lines.count() as i32))
-                }
-                Column::TInWin => Data::Bool(
-                    rows.iter()
-                        .map(|r| winning_lines(r).is_some_and(|mut l| l.any(|l| l & t != 0)))
-                        .collect(),
-                ),
-                Column::Value => Data::Word(rows.iter().map(|r| r.value.outcome as i8).collect()),
-                Column::Distance => int(&|r| r.value.distance as i32),
+                Column::Board => text(&|b| self.plain.code(b)),
                 Column::Orders => Data::Long(orders.iter().map(|&n| n as i64).collect()),
                 Column::GamesX => games(Status::XWon.index()),
                 Column::GamesO => games(Status::OWon.index()),
                 Column::GamesDraw => games(Status::Draw.index()),
-                Column::Orbit => text(self.full.as_ref().expect("made for orbit"), &|o, b| {
-                    o.smallest_code(b)
-                }),
-                Column::OrbitDihedral => {
-                    text(self.dihedral.as_ref().expect("made for orbit"), &|o, b| {
-                        o.smallest_code(b)
-                    })
-                }
+                Column::Orbit => orbit(&self.full),
+                Column::OrbitDihedral => orbit(&self.dihedral),
+                small => small_data(small, rows.iter().map(|r| small_value(g, t, small, r))),
             })
             .collect();
         Chunk { len: n, columns }
+    }
+}
+
+/// A [`Column::small`] column's value on a row of setup `t`: a number, a word's index or a
+/// truth value (1 for true); `None` for null.
+#[inline]
+fn small_value(g: &Geometry, t: u16, c: Column, r: &Row) -> Option<i32> {
+    let winner = match r.status {
+        Status::XWon => Some(Player::X),
+        Status::OWon => Some(Player::O),
+        _ => None,
+    };
+    let winning_lines = || {
+        winner.map(|p| {
+            let held = r.board.counting_for(p);
+            g.lines.iter().copied().filter(move |&l| l & !held == 0)
+        })
+    };
+    match c {
+        Column::TSquare => (t != 0).then(|| t.trailing_zeros() as i32),
+        Column::Ply => Some(r.board.ply() as i32),
+        Column::XStones => Some(r.board.x.count_ones() as i32),
+        Column::OStones => Some(r.board.o.count_ones() as i32),
+        Column::ToMove => (r.status == Status::Open).then(|| r.board.to_move() as i32),
+        Column::Status => Some(r.status.index() as i32),
+        Column::Winner => winner.map(|p| p as i32),
+        Column::WinLines => Some(winning_lines().map_or(0, |lines| lines.count() as i32)),
+        Column::TInWin => Some(winning_lines().is_some_and(|mut l| l.any(|l| l & t != 0)) as i32),
+        Column::Value => Some(r.value.outcome as i32),
+        Column::Distance => Some(r.value.distance as i32),
+        _ => unreachable!("{c:?} is not small"),
+    }
+}
+
+/// The values of a [`Column::small`] column (from [`small_value`]) as its data.
+fn small_data(c: Column, values: impl Iterator<Item = Option<i32>>) -> Data {
+    match c.kind() {
+        Kind::Int => {
+            let values: Vec<Option<i32>> = values.collect();
+            let valid = values
+                .contains(&None)
+                .then(|| values.iter().map(Option::is_some).collect());
+            Data::Int {
+                values: values.into_iter().map(|v| v.unwrap_or(0)).collect(),
+                valid,
+            }
+        }
+        Kind::Word => Data::Word(values.map(|v| v.map_or(-1, |v| v as i8)).collect()),
+        Kind::Bool => Data::Bool(values.map(|v| v == Some(1)).collect()),
+        Kind::Text | Kind::Long => unreachable!("{c:?} is not small"),
+    }
+}
+
+/// Rows collapsed into runs: per distinct key (the small columns' values, a byte each), how
+/// many rows and the folds of the other columns over them.
+#[derive(Default)]
+struct Runs {
+    index: hashbrown::HashMap<u128, usize>,
+    keys: Vec<u128>,
+    weights: Vec<u64>,
+    /// The folds of each run, one after another.
+    folded: Vec<i64>,
+}
+
+impl Runs {
+    /// Adds `weight` rows of key `key` whose folds are `folded`; true when the key is new.
+    #[inline]
+    fn add(&mut self, key: u128, weight: u64, folded: &[i64], folds: &[(Column, Fold)]) -> bool {
+        match self.index.entry(key) {
+            hashbrown::hash_map::Entry::Occupied(e) => {
+                let i = *e.get();
+                self.weights[i] += weight;
+                let mine = &mut self.folded[i * folds.len()..][..folds.len()];
+                for ((m, &v), &(_, f)) in mine.iter_mut().zip(folded).zip(folds) {
+                    *m = f.merge(*m, v);
+                }
+                false
+            }
+            hashbrown::hash_map::Entry::Vacant(e) => {
+                e.insert(self.keys.len());
+                self.keys.push(key);
+                self.weights.push(weight);
+                self.folded.extend_from_slice(folded);
+                true
+            }
+        }
+    }
+
+    /// Adds every run of `other`, in its order.
+    fn absorb(&mut self, other: &Runs, folds: &[(Column, Fold)]) {
+        let n = folds.len();
+        for (i, (&key, &weight)) in other.keys.iter().zip(&other.weights).enumerate() {
+            self.add(key, weight, &other.folded[i * n..][..n], folds);
+        }
     }
 }
 
@@ -740,6 +1015,65 @@ fn walked_boards(g: &Geometry, t: u16) -> Vec<(Board, Status)> {
         |_| {},
     );
     parts.concat()
+}
+
+/// A task's rows, in a buffer that each thread keeps from task to task: a fresh one each
+/// time would cost the system a page fault every few rows.
+struct RowBuffer(Vec<Row>);
+
+thread_local! {
+    static ROWS: std::cell::Cell<Vec<Row>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl RowBuffer {
+    /// The thread's buffer, emptied (or a new one, if a task on this thread holds it).
+    fn take() -> RowBuffer {
+        let mut rows = ROWS.take();
+        rows.clear();
+        rows.reserve(TASK_SLOTS);
+        RowBuffer(rows)
+    }
+
+    /// Keeps the buffer for the thread's next task.
+    fn give_back(self) {
+        ROWS.set(self.0);
+    }
+}
+
+impl std::ops::Deref for RowBuffer {
+    type Target = Vec<Row>;
+    fn deref(&self) -> &Vec<Row> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for RowBuffer {
+    fn deref_mut(&mut self) -> &mut Vec<Row> {
+        &mut self.0
+    }
+}
+
+/// Where each gathering of rows met by a task ([`TableSpec::collapse`]) is, indexed by its
+/// bits (ply, status, value, distance, winning lines): `u32::MAX` where none is. Kept by each
+/// thread, and left all `u32::MAX` between tasks.
+struct Gatherings(Vec<u32>);
+
+thread_local! {
+    static GATHERINGS: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Gatherings {
+    fn take() -> Gatherings {
+        let mut v = GATHERINGS.take();
+        if v.is_empty() {
+            v = vec![u32::MAX; 1 << 19];
+        }
+        Gatherings(v)
+    }
+
+    fn give_back(self) {
+        GATHERINGS.set(self.0);
+    }
 }
 
 /// Slots handed to one task of a ply's pass: at most one chunk of rows.
@@ -824,6 +1158,71 @@ mod tests {
             assert_eq!(games[1][i], play.games.o_won.to_string());
             assert_eq!(games[2][i], play.games.draw.to_string());
             assert_eq!(orbit[i], e.orbit.smallest.to_line());
+        }
+    }
+
+    /// Runs with folds, against the same sums worked out from the rows one by one.
+    #[test]
+    fn runs_fold_what_the_rows_hold() {
+        use std::collections::BTreeMap;
+        for (g, t) in [
+            (Geometry::new(3, 3, 3, false).unwrap(), 0),
+            (Geometry::tomek().clone(), 1 << 6),
+        ] {
+            let keys = [
+                Column::Status,
+                Column::Value,
+                Column::WinLines,
+                Column::TInWin,
+            ];
+            let folds = [
+                (Column::Board, Fold::Max),
+                (Column::Orbit, Fold::Min),
+                (Column::OrbitDihedral, Fold::Max),
+                (Column::GamesX, Fold::Sum),
+                (Column::Orders, Fold::Min),
+            ];
+            let (chunk, weights) = TableSpec::folding(&g, &keys, &folds).runs(t);
+            let mut columns = keys.to_vec();
+            columns.extend(folds.iter().map(|&(c, _)| c));
+            let rows = TableSpec::new(&g, &columns).setup(t);
+            let cells: Vec<Vec<String>> = (0..columns.len()).map(|k| cell(&rows, k)).collect();
+            let mut expected: BTreeMap<Vec<String>, (u64, Vec<String>)> = BTreeMap::new();
+            let rows_read = cells[0].len();
+            for i in 0..rows_read {
+                let key: Vec<String> = cells[..keys.len()].iter().map(|c| c[i].clone()).collect();
+                let entry = expected.entry(key).or_insert((0, Vec::new()));
+                entry.0 += 1;
+                let values = cells[keys.len()..].iter().map(|c| c[i].clone());
+                if entry.1.is_empty() {
+                    entry.1 = values.collect();
+                    continue;
+                }
+                for ((old, new), &(_, f)) in entry.1.iter_mut().zip(values).zip(&folds) {
+                    let number = |s: &str| s.parse::<u64>().unwrap();
+                    *old = match f {
+                        Fold::Sum => (number(old) + number(&new)).to_string(),
+                        Fold::Min if new.parse::<u64>().is_ok() => {
+                            number(old).min(number(&new)).to_string()
+                        }
+                        Fold::Min => old.clone().min(new),
+                        Fold::Max => old.clone().max(new),
+                    };
+                }
+            }
+            let runs = std::slice::from_ref(&chunk);
+            let got_cells: Vec<Vec<String>> = (0..columns.len()).map(|k| cell(runs, k)).collect();
+            let mut got = BTreeMap::new();
+            for (i, &w) in weights.iter().enumerate() {
+                let key: Vec<String> = (0..keys.len()).map(|k| got_cells[k][i].clone()).collect();
+                let values = (keys.len()..columns.len()).map(|k| got_cells[k][i].clone());
+                assert!(
+                    got.insert(key, (w, values.collect())).is_none(),
+                    "one run a key"
+                );
+            }
+            assert!(expected.len() > 5);
+            assert_eq!(got, expected);
         }
     }
 
