@@ -233,6 +233,8 @@ pub struct TextOrder {
     /// Permutations, rounded up to a whole number of vector lanes; the padding lanes hold
     /// `u32::MAX`, which never wins.
     stride: usize,
+    /// The lanes of the subgroup of a [`TextOrder::nested`] order; 0 for others.
+    first: usize,
     /// The squares of a byte of a mask spread to two-bit fields worth 1 (low byte, high byte).
     spread: [[u32; 256]; 2],
     cells: u32,
@@ -241,6 +243,26 @@ pub struct TextOrder {
 impl TextOrder {
     /// The order of boards of `g` under `group`.
     pub fn new(g: &Geometry, group: &[Perm]) -> TextOrder {
+        TextOrder::of_lanes(g, &group.iter().map(Some).collect::<Vec<_>>())
+    }
+
+    /// The order of boards of `g` under `group`, which holds `subgroup`, so that one sweep
+    /// gives the smallest image under both ([`TextOrder::smallest_codes`]): the subgroup
+    /// fills the first lanes. `None` when `subgroup` is not within `group`.
+    pub fn nested(g: &Geometry, subgroup: &[Perm], group: &[Perm]) -> Option<TextOrder> {
+        if !subgroup.iter().all(|p| group.contains(p)) {
+            return None;
+        }
+        let mut lanes: Vec<Option<&Perm>> = subgroup.iter().map(Some).collect();
+        lanes.resize(subgroup.len().div_ceil(8) * 8, None);
+        lanes.extend(group.iter().filter(|p| !subgroup.contains(p)).map(Some));
+        let mut order = TextOrder::of_lanes(g, &lanes);
+        order.first = subgroup.len().div_ceil(8) * 8;
+        Some(order)
+    }
+
+    /// The order under the permutations of `lanes`, a lane each; an empty lane never wins.
+    fn of_lanes(g: &Geometry, lanes: &[Option<&Perm>]) -> TextOrder {
         let field = |square: usize| 2 * (15 - square as u32);
         let mut spread = [[0u32; 256]; 2];
         for (half, table) in spread.iter_mut().enumerate() {
@@ -252,12 +274,15 @@ impl TextOrder {
                 }
             }
         }
-        let stride = group.len().div_ceil(8) * 8;
+        let stride = lanes.len().div_ceil(8) * 8;
         let mut images = vec![0u32; 4 * 256 * stride];
         for k in 0..4 {
             for v in 0..256 {
                 let row = &mut images[(k * 256 + v) * stride..][..stride];
-                for (i, p) in group.iter().enumerate() {
+                row.fill(u32::MAX);
+                for (i, p) in lanes.iter().enumerate() {
+                    let Some(p) = p else { continue };
+                    row[i] = 0;
                     for j in 0..4 {
                         // Bits 8k + 2j of the number hold square 15 - 4k - j.
                         let square = 15 - 4 * k - j;
@@ -267,12 +292,12 @@ impl TextOrder {
                         }
                     }
                 }
-                row[group.len()..].fill(u32::MAX);
             }
         }
         TextOrder {
             images,
             stride,
+            first: 0,
             spread,
             cells: g.cells(),
         }
@@ -309,6 +334,43 @@ impl TextOrder {
     #[target_feature(enable = "avx2")]
     fn smallest_image_avx2(&self, c: u32) -> u32 {
         self.smallest_image(c)
+    }
+
+    /// The numbers of the boards whose texts sort first in the orbits of `b` under the
+    /// subgroup and under the group of a [`TextOrder::nested`] order.
+    #[inline]
+    pub fn smallest_codes(&self, b: Board) -> (u32, u32) {
+        let c = self.code(b);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            return unsafe { self.smallest_images_avx2(c) };
+        }
+        self.smallest_images(c)
+    }
+
+    /// [`TextOrder::smallest_images`] with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn smallest_images_avx2(&self, c: u32) -> (u32, u32) {
+        self.smallest_images(c)
+    }
+
+    /// The smallest image of board number `c` under the subgroup, then under every lane.
+    #[inline(always)]
+    fn smallest_images(&self, c: u32) -> (u32, u32) {
+        let n = self.stride;
+        let row = |k: usize| &self.images[(k * 256 + (c >> (8 * k) & 0xFF) as usize) * n..][..n];
+        let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+        let mut best = u32::MAX;
+        for i in 0..self.first {
+            best = best.min(r0[i] | r1[i] | r2[i] | r3[i]);
+        }
+        let sub = best;
+        for i in self.first..n {
+            best = best.min(r0[i] | r1[i] | r2[i] | r3[i]);
+        }
+        (sub, best)
     }
 
     /// The smallest image of board number `c` under the permutations.
@@ -406,6 +468,8 @@ mod tests {
         let g = Geometry::tomek();
         let group = automorphisms(g);
         let order = TextOrder::new(g, &group);
+        let rotations = dihedral(g);
+        let both = TextOrder::nested(g, &rotations, &group).unwrap();
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..2000 {
             rng ^= rng << 13;
@@ -425,6 +489,10 @@ mod tests {
             assert_eq!(order.board(order.code(b)), b);
             let smallest = group.iter().map(|p| p.board(b).to_line()).min().unwrap();
             assert_eq!(order.smallest(b).to_line(), smallest);
+            let under_rotations = rotations.iter().map(|p| p.board(b).to_line()).min();
+            let (sub, all) = both.smallest_codes(b);
+            assert_eq!(Some(order.board(sub).to_line()), under_rotations);
+            assert_eq!(order.board(all).to_line(), smallest);
         }
     }
 }

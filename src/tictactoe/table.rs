@@ -310,6 +310,8 @@ pub struct TableSpec {
     buffers: std::sync::Mutex<Vec<PassBuffers>>,
     full: Option<TextOrder>,
     dihedral: Option<TextOrder>,
+    /// Both orders in one, when both orbits are folded.
+    both: Option<TextOrder>,
 }
 
 /// The two values buffers and the two games buffers of a backward pass ([`TableSpec::solved`]).
@@ -349,6 +351,11 @@ impl TableSpec {
             buffers: Default::default(),
             full: order(Column::Orbit, symmetry::automorphisms),
             dihedral: order(Column::OrbitDihedral, symmetry::dihedral),
+            both: [Column::Orbit, Column::OrbitDihedral]
+                .iter()
+                .all(|&c| folds.iter().any(|&(f, _)| f == c))
+                .then(|| TextOrder::nested(g, &symmetry::dihedral(g), &symmetry::automorphisms(g)))
+                .flatten(),
         }
     }
 
@@ -494,8 +501,9 @@ impl TableSpec {
             } else {
                 0
             };
+            let orbits = self.both.as_ref().map(|o| o.smallest_codes(r.board));
             for (f, &(c, _)) in folded.iter_mut().zip(&self.folds) {
-                *f = self.large_value(c, r, orders);
+                *f = self.large_value(c, r, orders, orbits);
             }
             let i = seen.0[gathering];
             if i == u32::MAX {
@@ -529,16 +537,17 @@ impl TableSpec {
         runs
     }
 
-    /// A column that is not small, on a row whose move orders are `orders`: a text as its
-    /// board's number, which sorts as the text does ([`TextOrder`]).
-    fn large_value(&self, c: Column, r: &Row, orders: u64) -> i64 {
+    /// A column that is not small, on a row whose move orders are `orders` and whose orbits
+    /// under rotations and reflections and under every symmetry are `orbits`, if known: a text
+    /// as its board's number, which sorts as the text does ([`TextOrder`]).
+    fn large_value(&self, c: Column, r: &Row, orders: u64, orbits: Option<(u32, u32)>) -> i64 {
         let orbit = |o: &Option<TextOrder>| {
             o.as_ref().expect("made for orbit").smallest_code(r.board) as i64
         };
         match c {
             Column::Board => self.plain.code(r.board) as i64,
-            Column::Orbit => orbit(&self.full),
-            Column::OrbitDihedral => orbit(&self.dihedral),
+            Column::Orbit => orbits.map_or_else(|| orbit(&self.full), |o| o.1 as i64),
+            Column::OrbitDihedral => orbits.map_or_else(|| orbit(&self.dihedral), |o| o.0 as i64),
             Column::Orders => orders as i64,
             Column::GamesX => (orders * r.below[Status::XWon.index()]) as i64,
             Column::GamesO => (orders * r.below[Status::OWon.index()]) as i64,
