@@ -13,6 +13,11 @@
 //! Columns that the counts of boards by ply and status determine (ply, stones, side to move,
 //! status, winner) cost only counting: their rows are runs of equal values.
 //!
+//! The table can also be read as runs ([`TableSpec::runs`]): one row per distinct values of
+//! some few-valued columns ([`Column::small`]), with how many boards it stands for and the
+//! minimum, maximum or sum of other columns over them ([`Fold`]). Aggregates read that far
+//! fewer rows.
+//!
 //! Rows come setup by setup, each setup's in a fixed order whatever the thread count: walk
 //! order for the first kind, ply by ply in slot order for the second, by ply and status for
 //! counted columns. No order is promised beyond that: SQL's `ORDER BY` gives one.
