@@ -316,28 +316,15 @@ impl TextOrder {
     /// The number of the board whose text sorts first in the orbit of `b`.
     #[inline]
     pub fn smallest_code(&self, b: Board) -> u32 {
-        let c = self.code(b);
         if self.stride == 0 {
-            return c;
+            return self.code(b);
         }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { self.smallest_image_avx2(c) };
-        }
-        self.smallest_image(c)
-    }
-
-    /// [`TextOrder::smallest_image`] with AVX2, which has an unsigned minimum eight lanes wide
-    /// (the baseline's SSE2 has none, and takes five instructions per minimum).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn smallest_image_avx2(&self, c: u32) -> u32 {
-        self.smallest_image(c)
+        self.smallest_codes(b).1
     }
 
     /// The numbers of the boards whose texts sort first in the orbits of `b` under the
-    /// subgroup and under the group of a [`TextOrder::nested`] order.
+    /// subgroup and under the group of a [`TextOrder::nested`] order; for other orders,
+    /// `u32::MAX` and the one under every permutation.
     #[inline]
     pub fn smallest_codes(&self, b: Board) -> (u32, u32) {
         let c = self.code(b);
@@ -349,7 +336,8 @@ impl TextOrder {
         self.smallest_images(c)
     }
 
-    /// [`TextOrder::smallest_images`] with AVX2.
+    /// [`TextOrder::smallest_images`] with AVX2, which has an unsigned minimum eight lanes
+    /// wide (the baseline's SSE2 has none, and takes five instructions per minimum).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn smallest_images_avx2(&self, c: u32) -> (u32, u32) {
@@ -371,19 +359,6 @@ impl TextOrder {
             best = best.min(r0[i] | r1[i] | r2[i] | r3[i]);
         }
         (sub, best)
-    }
-
-    /// The smallest image of board number `c` under the permutations.
-    #[inline(always)]
-    fn smallest_image(&self, c: u32) -> u32 {
-        let n = self.stride;
-        let row = |k: usize| &self.images[(k * 256 + (c >> (8 * k) & 0xFF) as usize) * n..][..n];
-        let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
-        let mut best = u32::MAX;
-        for i in 0..n {
-            best = best.min(r0[i] | r1[i] | r2[i] | r3[i]);
-        }
-        best
     }
 
     /// Writes the text of a board number, one symbol a square, into `out`.

@@ -428,7 +428,7 @@ impl TableSpec {
             boards
                 .par_chunks(CHUNK_ROWS)
                 .map(|part| {
-                    let mut rows = RowBuffer::take();
+                    let mut rows = row_buffer();
                     rows.extend(part.iter().map(|&(board, status)| Row {
                         board,
                         status,
@@ -487,7 +487,11 @@ impl TableSpec {
         let mut weights: Vec<u64> = Vec::new();
         let mut gathered: Vec<i64> = Vec::new();
         let mut folded = vec![0i64; n];
-        let mut seen = Gatherings::take();
+        let mut seen = Kept::take(&GATHERINGS, |seen| {
+            if seen.is_empty() {
+                *seen = vec![u32::MAX; 1 << 19];
+            }
+        });
         for r in rows {
             let mut lines = 0;
             if lines_needed && matches!(r.status, Status::XWon | Status::OWon) {
@@ -510,9 +514,9 @@ impl TableSpec {
             for (f, &(c, _)) in folded.iter_mut().zip(&self.folds) {
                 *f = self.large_value(c, r, orders, orbits);
             }
-            let i = seen.0[gathering];
+            let i = seen[gathering];
             if i == u32::MAX {
-                seen.0[gathering] = examples.len() as u32;
+                seen[gathering] = examples.len() as u32;
                 examples.push((gathering as u32, r));
                 weights.push(1);
                 gathered.extend_from_slice(&folded);
@@ -526,7 +530,7 @@ impl TableSpec {
             }
         }
         for &(gathering, _) in &examples {
-            seen.0[gathering as usize] = u32::MAX;
+            seen[gathering as usize] = u32::MAX;
         }
         seen.give_back();
         let mut runs = Runs::default();
@@ -652,7 +656,7 @@ impl TableSpec {
                 let mut under = [0u32; 16];
                 let mut child_base = [0usize; 16];
                 let mut last_taken = None;
-                let mut rows = RowBuffer::take();
+                let mut rows = row_buffer();
                 for (slot, status) in memo.slots_in(first_word..last_word) {
                     let (taken, pattern) = decoder.parts(slot);
                     let x = expand(pattern, taken);
@@ -1031,63 +1035,59 @@ fn walked_boards(g: &Geometry, t: u16) -> Vec<(Board, Status)> {
     parts.concat()
 }
 
-/// A task's rows, in a buffer that each thread keeps from task to task: a fresh one each
-/// time would cost the system a page fault every few rows.
-struct RowBuffer(Vec<Row>);
-
-thread_local! {
-    static ROWS: std::cell::Cell<Vec<Row>> = const { std::cell::Cell::new(Vec::new()) };
+/// A buffer that each thread keeps from task to task: a fresh one each time would cost the
+/// system a page fault every few kilobytes. Taken by a task and given back at its end; a task
+/// that finds its thread's buffer taken (by a task it runs within) gets a new one.
+struct Kept<T: 'static> {
+    home: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>,
+    vec: Vec<T>,
 }
 
-impl RowBuffer {
-    /// The thread's buffer, emptied (or a new one, if a task on this thread holds it).
-    fn take() -> RowBuffer {
-        let mut rows = ROWS.take();
-        rows.clear();
-        rows.reserve(TASK_SLOTS);
-        RowBuffer(rows)
+thread_local! {
+    /// A task's rows.
+    static ROWS: std::cell::Cell<Vec<Row>> = const { std::cell::Cell::new(Vec::new()) };
+    /// Where each gathering of rows met by a task ([`TableSpec::collapse`]) is, indexed by
+    /// its bits (ply, status, value, distance, winning lines): `u32::MAX` where none is, and
+    /// everywhere between tasks.
+    static GATHERINGS: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl<T> Kept<T> {
+    /// The thread's buffer at `home`, readied by `ready`.
+    fn take(
+        home: &'static std::thread::LocalKey<std::cell::Cell<Vec<T>>>,
+        ready: impl FnOnce(&mut Vec<T>),
+    ) -> Kept<T> {
+        let mut vec = home.take();
+        ready(&mut vec);
+        Kept { home, vec }
     }
 
     /// Keeps the buffer for the thread's next task.
     fn give_back(self) {
-        ROWS.set(self.0);
+        self.home.set(self.vec);
     }
 }
 
-impl std::ops::Deref for RowBuffer {
-    type Target = Vec<Row>;
-    fn deref(&self) -> &Vec<Row> {
-        &self.0
+impl<T> std::ops::Deref for Kept<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.vec
     }
 }
 
-impl std::ops::DerefMut for RowBuffer {
-    fn deref_mut(&mut self) -> &mut Vec<Row> {
-        &mut self.0
+impl<T> std::ops::DerefMut for Kept<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.vec
     }
 }
 
-/// Where each gathering of rows met by a task ([`TableSpec::collapse`]) is, indexed by its
-/// bits (ply, status, value, distance, winning lines): `u32::MAX` where none is. Kept by each
-/// thread, and left all `u32::MAX` between tasks.
-struct Gatherings(Vec<u32>);
-
-thread_local! {
-    static GATHERINGS: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-impl Gatherings {
-    fn take() -> Gatherings {
-        let mut v = GATHERINGS.take();
-        if v.is_empty() {
-            v = vec![u32::MAX; 1 << 19];
-        }
-        Gatherings(v)
-    }
-
-    fn give_back(self) {
-        GATHERINGS.set(self.0);
-    }
+/// The thread's buffer of rows, empty.
+fn row_buffer() -> Kept<Row> {
+    Kept::take(&ROWS, |rows| {
+        rows.clear();
+        rows.reserve(TASK_SLOTS);
+    })
 }
 
 /// Slots handed to one task of a ply's pass: at most one chunk of rows.
