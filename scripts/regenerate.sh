@@ -12,7 +12,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+# Every feature: the man pages document the SQL commands in full, not as a build without them
+# shows them.
+cargo build --release --quiet --all-features
 tomek=target/release/tomek
 mkdir -p generated
 

@@ -15,7 +15,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check duckdb polars
 
-cargo build --release --quiet
+cargo build --release --quiet --features sql
 tomek=target/release/tomek
 
 start=$(date +%s%N)

@@ -38,6 +38,8 @@ mod serve;
 mod solve;
 mod stats;
 mod validate;
+#[cfg(not(feature = "sql"))]
+mod without_sql;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -88,10 +90,18 @@ pub enum Command {
     /// --schema), printed as a table, CSV, JSON or Parquet.
     #[cfg(feature = "sql")]
     Query(query::Args),
+    /// Run one SQL statement over every reachable board (tables `boards` and `setups`; see
+    /// --schema), printed as a table, CSV, JSON or Parquet.
+    #[cfg(not(feature = "sql"))]
+    Query(without_sql::Args),
     /// Write every reachable board as Parquet files, one directory per setup (Hive layout),
     /// for DuckDB, Polars, pandas and Spark.
     #[cfg(feature = "sql")]
     Export(export::Args),
+    /// Write every reachable board as Parquet files, one directory per setup (Hive layout),
+    /// for DuckDB, Polars, pandas and Spark.
+    #[cfg(not(feature = "sql"))]
+    Export(without_sql::Args),
     /// Serve the pages and the JSON API for exploring both games in a browser (loopback by
     /// default).
     #[cfg(feature = "web")]
@@ -120,6 +130,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Query(a) => query::run(a),
         #[cfg(feature = "sql")]
         Command::Export(a) => export::run(a),
+        #[cfg(not(feature = "sql"))]
+        Command::Query(a) => without_sql::run("query", a),
+        #[cfg(not(feature = "sql"))]
+        Command::Export(a) => without_sql::run("export", a),
         #[cfg(feature = "web")]
         Command::Serve(a) => serve::run(a),
         Command::Completions(a) => completions::run(a),
