@@ -290,7 +290,8 @@ EOF
 validators() {
     install_p2d
     echo "== the validators proved"
-    (cd "$ROOT" && TOMEK_TESTLIB="$(testlib_path)" cargo test --release --quiet --test it -- \
+    # Every feature, as README's test command builds them, so that after it nothing is rebuilt.
+    (cd "$ROOT" && TOMEK_TESTLIB="$(testlib_path)" cargo test --release --all-features --quiet --test it -- \
         --include-ignored --nocapture --test-threads=1 \
         package::tomek_validator_accepts_every_reachable_board \
         package::validators_reject_every_near_miss_kind \
