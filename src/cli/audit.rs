@@ -73,7 +73,7 @@ pub struct Args {
     /// has this much address space (a failed allocation is then the solver's); on Windows the
     /// whole tree shares it. A run that fails near the limit is reported as memory limit
     /// exceeded.
-    #[arg(long, value_name = "SIZE", value_parser = super::parse_size, requires = "solver", help_heading = "Solver")]
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit, requires = "solver", help_heading = "Solver")]
     pub memory_limit: Option<usize>,
     /// CPU time each run may use, in seconds [default: the --timeout]; on Linux and macOS each
     /// process is stopped at this many whole seconds (rounded up), on Windows the whole tree.
@@ -95,6 +95,19 @@ pub struct Args {
         help_heading = "Solver"
     )]
     pub save_failures: Option<PathBuf>,
+}
+
+/// A memory limit: a size of at least 1M. Below it even the shell dies of `SIGSEGV` as it
+/// loads, which would read as a crash of every run; from 1M to about 2M it cannot load its
+/// libraries, which the check that the command starts reports.
+fn parse_memory_limit(s: &str) -> Result<usize, String> {
+    let bytes = super::parse_size(s)?;
+    if bytes < 1 << 20 {
+        return Err(format!(
+            "`{s}`: give at least 1M; no program starts in less"
+        ));
+    }
+    Ok(bytes)
 }
 
 /// A positive number of seconds, with or without an `s`.

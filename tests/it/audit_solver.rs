@@ -585,6 +585,7 @@ fn usage_errors_exit_2() {
         vec!["--solver", &solve, "--jobs", "0"],
         vec!["--solver", &solve, "--memory-limit", "0"],
         vec!["--solver", &solve, "--memory-limit", "2X"],
+        vec!["--solver", &solve, "--memory-limit", "512K"],
         vec!["--solver", &solve, "--cpu-limit", "-1"],
         vec!["--solver", &solve, "--file-limit", "big"],
         vec!["--memory-limit", "1G"],
