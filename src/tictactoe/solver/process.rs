@@ -64,7 +64,8 @@ pub enum Ending {
     Failed(io::Error),
 }
 
-/// The limits a judge puts on each run; `None` leaves a resource as tomek itself has it.
+/// The limits a judge puts on each run; `None` leaves a resource as tomek itself has it. Core
+/// files are always off.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Limits {
     /// Memory in bytes: the address space of each process on Unix, the committed memory of the
