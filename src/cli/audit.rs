@@ -18,7 +18,10 @@ use tomek::tictactoe::enumerate::Selection;
 use tomek::tictactoe::eval::{Evaluator, EvaluatorKind};
 use tomek::tictactoe::rules::Geometry;
 use tomek::tictactoe::sample::{DEFAULT_SEED, Generator, Profile, Spec};
-use tomek::tictactoe::solver::{self, CaseSource, Cases, Enumerated, Options, process::interrupt};
+use tomek::tictactoe::solver::process::{Limits, interrupt};
+use tomek::tictactoe::solver::{
+    self, CaseSource, Cases, DEFAULT_FILE_LIMIT, DEFAULT_MEMORY_LIMIT, Enumerated, Options,
+};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -65,6 +68,21 @@ pub struct Args {
     /// Seconds a run may take before it is killed.
     #[arg(long, default_value = "60", value_name = "SECONDS", value_parser = parse_seconds, requires = "solver", help_heading = "Solver")]
     pub timeout: Duration,
+    /// Memory each run may use, e.g. 512M or 2G [default: 2G, the default memory limit of the
+    /// Kattis and ICPC problem package formats]. On Linux and macOS each process of the run
+    /// has this much address space (a failed allocation is then the solver's); on Windows the
+    /// whole tree shares it. A run that fails near the limit is reported as memory limit
+    /// exceeded.
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit, requires = "solver", help_heading = "Solver")]
+    pub memory_limit: Option<usize>,
+    /// CPU time each run may use, in seconds [default: the --timeout]; on Linux and macOS each
+    /// process is stopped at this many whole seconds (rounded up), on Windows the whole tree.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, requires = "solver", help_heading = "Solver")]
+    pub cpu_limit: Option<Duration>,
+    /// Size any file a run writes may reach, e.g. 64M [default: 64M, room for the answers of
+    /// the largest run]; Linux and macOS only.
+    #[arg(long, value_name = "SIZE", value_parser = super::parse_size, requires = "solver", help_heading = "Solver")]
+    pub file_limit: Option<usize>,
     /// Stop once this many failures (wrong answers and broken runs) are found.
     #[arg(long, default_value_t = 10, value_parser = super::number::<u64>(1, Some(1_000_000)), requires = "solver", help_heading = "Solver")]
     pub max_failures: u64,
@@ -79,9 +97,24 @@ pub struct Args {
     pub save_failures: Option<PathBuf>,
 }
 
-/// A positive number of seconds.
+/// A memory limit: a size of at least 1M. Below it even the shell dies of `SIGSEGV` as it
+/// loads, which would read as a crash of every run; from 1M to about 2M it cannot load its
+/// libraries, which the check that the command starts reports.
+fn parse_memory_limit(s: &str) -> Result<usize, String> {
+    let bytes = super::parse_size(s)?;
+    if bytes < 1 << 20 {
+        return Err(format!(
+            "`{s}`: give at least 1M; no program starts in less"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// A positive number of seconds, with or without an `s`.
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     let v: f64 = s
+        .trim()
+        .trim_end_matches('s')
         .parse()
         .map_err(|_| format!("`{s}` is not a number of seconds"))?;
     if !(v > 0.0 && v <= 1e9) {
@@ -119,11 +152,17 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
         ),
         timeout: args.timeout,
         max_failures: args.max_failures as usize,
+        limits: Limits {
+            memory: Some(args.memory_limit.map_or(DEFAULT_MEMORY_LIMIT, |m| m as u64)),
+            cpu: Some(args.cpu_limit.unwrap_or(args.timeout)),
+            file: Some(args.file_limit.map_or(DEFAULT_FILE_LIMIT, |f| f as u64)),
+        },
     };
     // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
     interrupt::poll();
-    if let Some(why) = solver::probe::cannot_start(&opts.command, &interrupt::requested)
-        .context("cannot run the audit")?
+    if let Some(why) =
+        solver::probe::cannot_start(&opts.command, &opts.limits, &interrupt::requested)
+            .context("cannot run the audit")?
     {
         anyhow::bail!("--solver: cannot start `{}`: {why}", opts.command);
     }

@@ -109,7 +109,7 @@ pub struct CountArgs {
     /// Memory the bdd method may use for its diagrams, e.g. 20G or 512M (default: 85% of the
     /// machine's memory). Past it, counting stops with an error and the plies done so far
     /// are printed.
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = super::parse_size)]
     pub memory_limit: Option<usize>,
     /// Output format; times are shown in the table only, so JSON and CSV are reproducible.
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -217,30 +217,6 @@ pub enum CountMethod {
     Tree,
     /// Symbolic: each ply's positions as one binary decision diagram.
     Bdd,
-}
-
-/// A byte count with an optional K, M, G or T suffix (powers of 1024).
-fn parse_size(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let (digits, shift) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => {
-            let shift = match c.to_ascii_uppercase() {
-                'K' => 10,
-                'M' => 20,
-                'G' => 30,
-                'T' => 40,
-                _ => return Err(format!("unknown size suffix `{c}` (use K, M, G or T)")),
-            };
-            (&t[..i], shift)
-        }
-        _ => (t, 0),
-    };
-    let n: usize = digits
-        .parse()
-        .map_err(|_| format!("`{s}` is not a size (e.g. 20G, 512M)"))?;
-    n.checked_mul(1 << shift)
-        .filter(|&b| b > 0)
-        .ok_or_else(|| format!("`{s}` is not a usable size"))
 }
 
 /// 85% of the machine's memory: room for the diagrams with a margin for everything else

@@ -209,6 +209,30 @@ impl SetupFilter {
 pub const NOTHING_SELECTED: &str =
     "no reachable board has the setup, status and ply asked for (--setup, --status, --ply)";
 
+/// A byte count with an optional K, M, G or T suffix (powers of 1024).
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(format!("unknown size suffix `{c}` (use K, M, G or T)")),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 0),
+    };
+    let n: usize = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (e.g. 20G, 512M)"))?;
+    n.checked_mul(1 << shift)
+        .filter(|&b| b > 0)
+        .ok_or_else(|| format!("`{s}` is not a usable size"))
+}
+
 /// A parser of whole numbers from `min` to `max` (no bound when `None`), whose message says
 /// the bounds in words, grouped by thousands, rather than as a Rust range.
 pub fn number<T>(

@@ -583,6 +583,12 @@ fn usage_errors_exit_2() {
         vec!["--solver", &solve, "--chunk", "0"],
         vec!["--solver", &solve, "--timeout", "-1"],
         vec!["--solver", &solve, "--jobs", "0"],
+        vec!["--solver", &solve, "--memory-limit", "0"],
+        vec!["--solver", &solve, "--memory-limit", "2X"],
+        vec!["--solver", &solve, "--memory-limit", "512K"],
+        vec!["--solver", &solve, "--cpu-limit", "-1"],
+        vec!["--solver", &solve, "--file-limit", "big"],
+        vec!["--memory-limit", "1G"],
         vec!["--solver", &solve, "--format", "csv"],
         vec!["--solver", &solve, "--evaluator", "lines"],
         vec!["--solver", ""],
@@ -724,4 +730,162 @@ fn terminal_codes_in_the_output_are_echoed_escaped() {
         (Some("garbage"), Some(2))
     );
     assert_eq!(p["text"], "\\x1b[2J\\x00cleared");
+}
+
+/// The single broken run of a one-chunk audit of `--setup none --ply 3`, under `limits`.
+fn broken_run_under(cmd: &str, limits: &[&str]) -> Value {
+    let mut args = vec![
+        "--solver", cmd, "--setup", "none", "--ply", "3", "--chunk", "5000",
+    ];
+    args.extend_from_slice(limits);
+    let (code, r) = audit(&args);
+    assert_eq!(code, 1, "{r:#}");
+    let problems = r["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{r:#}");
+    problems[0].clone()
+}
+
+/// Runs tomek with `args` to the end; returns its output and its own peak resident memory
+/// (`VmHWM`, which counts no child), read from `/proc` until it exits.
+fn with_own_peak(args: &[&str]) -> (Output, u64) {
+    let child = audit_cmd(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let hwm = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watch = {
+        let (hwm, done) = (hwm.clone(), done.clone());
+        std::thread::spawn(move || {
+            use std::sync::atomic::Ordering::Relaxed;
+            while !done.load(Relaxed) {
+                let text = std::fs::read_to_string(&status).unwrap_or_default();
+                let kb = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("VmHWM:"))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+                if let Some(kb) = kb {
+                    hwm.fetch_max(kb << 10, Relaxed);
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        })
+    };
+    let out = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    watch.join().unwrap();
+    (out, hwm.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+#[test]
+fn a_solver_that_allocates_without_end_is_over_the_memory_limit() {
+    // A string that doubles until an allocation fails, with the runtime's message thrown
+    // away: the peak alone tells that the run failed at the limit.
+    let hog = "awk 'BEGIN { s = \"x\"; while (1) s = s s }' 2>/dev/null";
+    // (Well above tomek's own memory, which a child's count may hold: see
+    // `process::usage_of`.)
+    let p = broken_run_under(hog, &["--memory-limit", "256M"]);
+    assert_eq!(p["kind"], "memory", "{p:#}");
+    assert_eq!(p["verdict"], "memory limit exceeded");
+    let peak = p["peak_memory"].as_u64().unwrap();
+    assert!((128 << 20..=256 << 20).contains(&peak), "{p:#}");
+    let what = p["what"].as_str().unwrap();
+    assert!(what.ends_with("(limit 256 MiB)"), "{what}");
+    // With the message kept, the failed allocation is named too.
+    let p = broken_run_under(
+        "awk 'BEGIN { s = \"x\"; while (1) s = s s }'",
+        &["--memory-limit", "64M"],
+    );
+    assert_eq!(p["kind"], "memory", "{p:#}");
+    assert!(
+        p["what"]
+            .as_str()
+            .unwrap()
+            .contains("after an allocation failed"),
+        "{p:#}"
+    );
+
+    // The solver's memory is its own: tomek's peak is the same as with a solver that
+    // allocates nothing, and the text report says it as a judge would.
+    let args = |cmd: &'static str| {
+        vec![
+            "--solver",
+            cmd,
+            "--setup",
+            "none",
+            "--ply",
+            "3",
+            "--chunk",
+            "5000",
+            "--memory-limit",
+            "256M",
+        ]
+    };
+    let (out, hog_peak) = with_own_peak(&args(hog));
+    let (_, idle_peak) = with_own_peak(&args("exec true"));
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "chunk 1 (cases 1-1,680): memory limit exceeded: exited with status 2, peak memory"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  limits       memory 256 MiB, CPU 60 s, wall 60 s, files 64 MiB\n"),
+        "{text}"
+    );
+    assert!(
+        idle_peak > 0 && hog_peak < idle_peak + (16 << 20),
+        "{hog_peak} vs {idle_peak}"
+    );
+}
+
+#[test]
+fn a_spinning_solver_is_stopped_by_the_cpu_limit() {
+    let start = Instant::now();
+    let p = broken_run_under(
+        "while :; do :; done",
+        &["--cpu-limit", "1s", "--timeout", "30"],
+    );
+    assert_eq!(p["kind"], "cpu-time", "{p:#}");
+    assert_eq!(p["verdict"], "time limit exceeded");
+    let what = p["what"].as_str().unwrap();
+    assert!(
+        what.starts_with("killed by signal 24 (SIGXCPU), "),
+        "{what}"
+    );
+    assert!(
+        what.ends_with(" s of CPU time counted (limit 1 s)"),
+        "{what}"
+    );
+    assert!(p["cpu_seconds"].as_f64().unwrap() > 0.5, "{p:#}");
+    // Stopped by the CPU limit, not the wall-clock one (the probe spins too, for a second).
+    assert!(start.elapsed() < Duration::from_secs(25));
+}
+
+#[test]
+fn a_file_past_the_file_limit_is_over_the_output_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = format!(
+        "exec head -c 1000000 /dev/zero > '{}'",
+        dir.path().join("big").display()
+    );
+    let p = broken_run_under(&cmd, &["--file-limit", "64K"]);
+    assert_eq!(p["kind"], "file-size", "{p:#}");
+    assert_eq!(p["verdict"], "output limit exceeded");
+    assert_eq!(
+        p["what"],
+        "killed by signal 25 (SIGXFSZ): wrote a file past 64 KiB"
+    );
+}
+
+#[test]
+fn a_crash_far_below_the_memory_limit_is_a_run_time_error() {
+    let p = broken_run_under("kill -ABRT $$", &["--memory-limit", "64M"]);
+    assert_eq!(p["kind"], "signal", "{p:#}");
+    assert_eq!(p["verdict"], "run-time error");
+    assert_eq!(p["what"], "killed by signal 6 (SIGABRT)");
 }

@@ -25,7 +25,7 @@ use crate::tictactoe::codejam::{self, AnswerWriter};
 use crate::tictactoe::enumerate::Selection;
 use crate::tictactoe::space::Space;
 use check::{Broken, Checker, Failure, Kind, Tally};
-use process::Ending;
+use process::{Ending, Limits, Usage};
 use sizes::Sizer;
 use std::collections::BTreeMap;
 use std::io;
@@ -117,7 +117,17 @@ pub struct Options {
     pub timeout: Duration,
     /// Failures (wrong answers and broken runs) after which the audit stops.
     pub max_failures: usize,
+    /// The judge's limits on each run: memory, CPU time, file size.
+    pub limits: Limits,
 }
+
+/// The memory limit a judge sets when a problem says nothing: 2 GiB, the default of the
+/// Kattis and ICPC problem package formats.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 2 << 30;
+
+/// The largest file a solver may write by default: room for the answers of the largest run the
+/// fitted chunk sizes make (about 40 MB for 1,048,576 cases); a solver writes no other file.
+pub const DEFAULT_FILE_LIMIT: u64 = 64 << 20;
 
 /// A run of the solver that went wrong as a whole: it crashed, hung, or its output was not a
 /// list of answers.
@@ -130,11 +140,19 @@ pub struct Problem {
     pub first_case: u64,
     /// Its last case among the audited boards, from 1.
     pub last_case: u64,
-    /// A short name: `exit`, `signal`, `timeout`, `flood`, `too-few`, `too-many`,
-    /// `misnumbered`, `garbage`, `long-line` or `run`.
+    /// A short name: `memory`, `cpu-time`, `timeout`, `flood`, `file-size`, `exit`, `signal`,
+    /// `too-few`, `too-many`, `misnumbered`, `garbage`, `long-line` or `run`.
     pub kind: &'static str,
+    /// The verdict a judge would give the run: `memory limit exceeded`, `time limit exceeded`
+    /// (CPU or wall time), `output limit exceeded`, `run-time error`, `wrong answer` (output
+    /// that is not a list of answers), or `could not run`.
+    pub verdict: &'static str,
     /// What happened, in words.
     pub what: String,
+    /// The run's peak memory in bytes, when the system says (see [`process::Usage`]).
+    pub peak_memory: Option<u64>,
+    /// The run's CPU time in seconds, when the system says.
+    pub cpu_seconds: Option<f64>,
     /// Answers read from this run before it went wrong (they are checked).
     pub answered: u64,
     /// The output line at fault, from 1, and its text.
@@ -152,6 +170,20 @@ pub struct Problem {
     pub expected: Option<Status>,
     /// The end of what the solver wrote to standard error.
     pub stderr: String,
+}
+
+/// The limits of an audit's runs, as the report states them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ReportLimits {
+    /// Memory in bytes.
+    pub memory: Option<u64>,
+    /// CPU time in seconds.
+    pub cpu_seconds: Option<f64>,
+    /// Wall time in seconds.
+    pub wall_seconds: f64,
+    /// Size of any file the solver writes, in bytes.
+    pub file: Option<u64>,
 }
 
 #[cfg(feature = "serde")]
@@ -184,6 +216,8 @@ pub struct Report {
     pub largest_chunk: u64,
     /// Runs at a time.
     pub jobs: usize,
+    /// The limits each run was held to.
+    pub limits: ReportLimits,
     /// Boards in the source.
     pub boards: u64,
     /// Boards whose answer was read and compared.
@@ -296,6 +330,12 @@ pub fn audit<'a>(
         smallest_chunk: 0,
         largest_chunk: 0,
         jobs,
+        limits: ReportLimits {
+            memory: opts.limits.memory,
+            cpu_seconds: opts.limits.cpu.map(|d| d.as_secs_f64()),
+            wall_seconds: opts.timeout.as_secs_f64(),
+            file: opts.limits.file,
+        },
         boards: total,
         checked: 0,
         wrong: 0,
@@ -551,6 +591,12 @@ fn run_chunk(
                 stdout: &files.output,
                 limit,
                 deadline,
+                // The solver's own output may reach the flood limit, which tomek enforces
+                // with a better message: the file limit is for the files it should not write.
+                limits: Limits {
+                    file: opts.limits.file.map(|f| f.max(limit.saturating_mul(2))),
+                    ..opts.limits
+                },
             },
             halt,
             &mut |b| checker.feed(b),
@@ -562,15 +608,17 @@ fn run_chunk(
                 format!("cannot write {}: {e}", files.input.display()),
             )),
             stderr: Vec::new(),
+            usage: Usage::default(),
         },
     };
     let cases = c.cases.len();
+    let breach = breach_of(&finished, &opts.limits);
     // A problem with the run as a whole, unless the output itself broke first.
     let verdict: Option<(&'static str, String)> = match &finished.ending {
         Ending::Stopped => return cancelled(c),
         _ if checker.broken.is_some() => None,
         Ending::Rejected => None,
-        Ending::Exited(0) => {
+        Ending::Exited(0) if breach.is_none() => {
             checker.finish(true);
             let answered = checker.answered();
             (answered < cases).then(|| {
@@ -582,17 +630,46 @@ fn run_chunk(
                 ("too-few", what)
             })
         }
-        Ending::Exited(code) => {
-            checker.finish(false);
-            Some((
-                "exit",
-                format!("exited with status {code}{}", exit_name(*code)),
-            ))
-        }
-        Ending::Signalled(sig) => {
-            checker.finish(false);
-            let what = format!("killed by signal {sig}{}", signal_name(*sig));
-            Some(("signal", what))
+        ending @ (Ending::Exited(_) | Ending::Signalled(_)) => {
+            checker.finish(matches!(ending, Ending::Exited(0)));
+            let ended = ended(ending);
+            let usage = finished.usage;
+            Some(match breach {
+                None if matches!(ending, Ending::Exited(_)) => ("exit", ended),
+                None => ("signal", ended),
+                Some(Breach::Memory { said }) => {
+                    let limit = size_text(opts.limits.memory.unwrap_or(0));
+                    let after = if said {
+                        " after an allocation failed"
+                    } else {
+                        ""
+                    };
+                    let what = match usage.peak_memory {
+                        Some(peak) => format!(
+                            "{ended}{after}, peak memory {} (limit {limit})",
+                            size_text(peak)
+                        ),
+                        None => format!("{ended}{after} (limit {limit})"),
+                    };
+                    ("memory", what)
+                }
+                Some(Breach::Cpu) => {
+                    let limit = opts.limits.cpu.unwrap_or_default();
+                    let used = usage.cpu.unwrap_or_default().as_secs_f64();
+                    // The system's count of a process killed at the limit may fall a
+                    // little short of it: the signal names the limit.
+                    let what = format!(
+                        "{ended}, {used:.2} s of CPU time counted (limit {} s)",
+                        seconds_text(limit)
+                    );
+                    ("cpu-time", what)
+                }
+                Some(Breach::File) => {
+                    let limit = opts.limits.file.unwrap_or(0);
+                    let what = format!("{ended}: wrote a file past {}", size_text(limit));
+                    ("file-size", what)
+                }
+            })
         }
         Ending::Flooded => {
             let what = format!(
@@ -634,7 +711,10 @@ fn run_chunk(
             first_case: c.first_case + 1,
             last_case: c.first_case + cases as u64,
             kind,
+            verdict: verdict_of(kind),
             what,
+            peak_memory: finished.usage.peak_memory,
+            cpu_seconds: finished.usage.cpu.map(|d| d.as_secs_f64()),
             answered,
             line,
             text,
@@ -653,6 +733,124 @@ fn run_chunk(
         problem,
         cancelled: false,
     }
+}
+
+/// A limit a run went past, as a judge tells it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Breach {
+    /// `said`: the solver's standard error tells of an allocation that failed.
+    Memory {
+        said: bool,
+    },
+    Cpu,
+    /// Windows has no file size limit.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    File,
+}
+
+/// Of a failed run's peak memory, the part of the limit from which its failure is put down to
+/// memory. Under an address-space limit an allocation fails before the memory is used: a
+/// vector or string that doubles fails with a third to a half of the limit resident, and the
+/// address space always holds more than is resident (code, stacks, the allocator's slack).
+const MEMORY_MARGIN: f64 = 0.5;
+
+/// What runtimes print when an allocation fails (in lower case): Rust, C++, Python, Java and
+/// .NET, Go, and the C library's `ENOMEM`.
+const ALLOCATION_FAILED: [&str; 7] = [
+    "memory allocation of",
+    "memory allocation failed",
+    "bad_alloc",
+    "memoryerror",
+    "outofmemory",
+    "out of memory",
+    "cannot allocate memory",
+];
+
+/// Which limit, if any, a run that ended by itself went past. A judge's order: a signal that
+/// a limit sends (`SIGXCPU`, `SIGXFSZ`) names its limit; then memory: a peak past the limit
+/// (where the system does not enforce it, as macOS), or a failed run near the limit or whose
+/// standard error tells of a failed allocation; then CPU time past the limit (a killed
+/// process reports its CPU time, whoever killed it).
+fn breach_of(f: &process::Finished, limits: &Limits) -> Option<Breach> {
+    let failed = match f.ending {
+        Ending::Exited(code) => code != 0,
+        Ending::Signalled(sig) => {
+            if let Some(b) = limit_signal(sig) {
+                return Some(b);
+            }
+            true
+        }
+        _ => return None,
+    };
+    if let Some(limit) = limits.memory {
+        let peak = f.usage.peak_memory;
+        let said = failed && {
+            let err = String::from_utf8_lossy(&f.stderr).to_lowercase();
+            ALLOCATION_FAILED.iter().any(|m| err.contains(m))
+        };
+        let near = failed && peak.is_some_and(|p| p as f64 >= limit as f64 * MEMORY_MARGIN);
+        if peak.is_some_and(|p| p > limit) || near || said {
+            return Some(Breach::Memory { said });
+        }
+    }
+    match (limits.cpu, f.usage.cpu) {
+        (Some(limit), Some(used)) if used > limit => Some(Breach::Cpu),
+        _ => None,
+    }
+}
+
+/// The limit a signal tells of: the CPU time for `SIGXCPU`, the file size for `SIGXFSZ`.
+#[cfg(unix)]
+fn limit_signal(sig: i32) -> Option<Breach> {
+    match sig {
+        libc::SIGXCPU => Some(Breach::Cpu),
+        libc::SIGXFSZ => Some(Breach::File),
+        _ => None,
+    }
+}
+
+/// Signals are a Unix matter.
+#[cfg(not(unix))]
+fn limit_signal(_: i32) -> Option<Breach> {
+    None
+}
+
+/// How a run that ended by itself ended, in words.
+fn ended(ending: &Ending) -> String {
+    match ending {
+        Ending::Exited(0) => "exited normally".to_string(),
+        Ending::Exited(code) => format!("exited with status {code}{}", exit_name(*code)),
+        Ending::Signalled(sig) => format!("killed by signal {sig}{}", signal_name(*sig)),
+        _ => unreachable!("only for runs that ended by themselves"),
+    }
+}
+
+/// The verdict a judge gives a run that went wrong in the way `kind` names.
+fn verdict_of(kind: &str) -> &'static str {
+    match kind {
+        "memory" => "memory limit exceeded",
+        "cpu-time" | "timeout" => "time limit exceeded",
+        "flood" | "file-size" => "output limit exceeded",
+        "exit" | "signal" => "run-time error",
+        "run" => "could not run",
+        _ => "wrong answer",
+    }
+}
+
+/// Bytes in binary units: `64 MiB`, `61.4 MiB`, `2 GiB`.
+pub fn size_text(bytes: u64) -> String {
+    let units = [("GiB", 30), ("MiB", 20), ("KiB", 10)];
+    for (unit, shift) in units {
+        if bytes >= 1 << shift {
+            let v = bytes as f64 / (1u64 << shift) as f64;
+            return if bytes.is_multiple_of(1 << shift) {
+                format!("{v:.0} {unit}")
+            } else {
+                format!("{v:.1} {unit}")
+            };
+        }
+    }
+    format!("{bytes} bytes")
 }
 
 /// What a solver wrote to standard error, each line escaped (see [`crate::output::escape`]) and
@@ -685,6 +883,8 @@ fn signal_name(sig: i32) -> &'static str {
         libc::SIGPIPE => " (SIGPIPE)",
         libc::SIGSEGV => " (SIGSEGV)",
         libc::SIGTERM => " (SIGTERM)",
+        libc::SIGXCPU => " (SIGXCPU)",
+        libc::SIGXFSZ => " (SIGXFSZ)",
         _ => "",
     }
 }

@@ -2,7 +2,7 @@
 //! start at all from a solver with bugs: otherwise every run fails the same way and the report
 //! lists them all as broken runs.
 
-use super::process::{self, Ending, Run};
+use super::process::{self, Ending, Limits, Run};
 use super::{TempDir, shell_quote};
 use std::io;
 use std::time::{Duration, Instant};
@@ -15,8 +15,13 @@ const CANNOT_START: [i32; 3] = [126, 127, 9009];
 const PROBE_TIME: Duration = Duration::from_secs(5);
 
 /// Why `command` cannot start (the shell's last line of error), or `None` when it started.
-/// `stop` ends the probe early, as in [`process::run`].
-pub fn cannot_start(command: &str, stop: &dyn Fn() -> bool) -> io::Result<Option<String>> {
+/// It runs under the audit's `limits`, so that limits too low for the shell to start are found
+/// here too. `stop` ends the probe early, as in [`process::run`].
+pub fn cannot_start(
+    command: &str,
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+) -> io::Result<Option<String>> {
     let temp = TempDir::new()?;
     let input = temp.path.join("probe.in");
     std::fs::write(&input, b"")?;
@@ -34,6 +39,7 @@ pub fn cannot_start(command: &str, stop: &dyn Fn() -> bool) -> io::Result<Option
             stdout: &output,
             limit: 1 << 20,
             deadline: Instant::now() + PROBE_TIME,
+            limits: *limits,
         },
         stop,
         &mut |_| true,

@@ -1,7 +1,7 @@
 //! The audit report for people: counts, the wrong answers, the smallest failing board of each
 //! kind, and the runs that went wrong, in aligned columns.
 
-use super::Report;
+use super::{Report, size_text};
 use crate::output::{Table, grouped};
 use crate::tictactoe::board::Board;
 use std::fmt::Write;
@@ -39,6 +39,19 @@ pub fn render(r: &Report) -> String {
         ("unchecked", grouped(r.unchecked as u128), String::new()),
         ("time", format!("{:.1} s", r.seconds), String::new()),
     ];
+    let l = &r.limits;
+    let mut limits = Vec::new();
+    if let Some(m) = l.memory {
+        limits.push(format!("memory {}", size_text(m)));
+    }
+    if let Some(c) = l.cpu_seconds {
+        limits.push(format!("CPU {} s", seconds(c)));
+    }
+    limits.push(format!("wall {} s", seconds(l.wall_seconds)));
+    if let Some(f) = l.file {
+        limits.push(format!("files {}", size_text(f)));
+    }
+    let _ = writeln!(s, "  {:<11}  {}", "limits", limits.join(", "));
     let width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
     for (name, value, note) in rows {
         let line = format!("  {name:<11}  {value:>width$}  {note}");
@@ -99,10 +112,11 @@ pub fn render(r: &Report) -> String {
             };
             let _ = writeln!(
                 s,
-                "  chunk {} (cases {}-{}): {}{after}",
+                "  chunk {} (cases {}-{}): {}: {}{after}",
                 grouped(p.chunk as u128),
                 grouped(p.first_case as u128),
                 grouped(p.last_case as u128),
+                p.verdict,
                 p.what,
             );
             if let Some(text) = &p.text {
@@ -157,6 +171,15 @@ pub fn render(r: &Report) -> String {
         let _ = writeln!(s, "FAILED: {}{stop}.", why.join(", "));
     }
     s
+}
+
+/// Seconds without useless decimals.
+fn seconds(s: f64) -> String {
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s}")
+    }
 }
 
 /// `n` and the noun that goes with it.
