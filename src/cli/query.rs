@@ -47,26 +47,14 @@ pub struct Args {
     pub geometry: GeometryArgs,
 }
 
-/// Parses `512M`, `4G`, `1048576`.
-pub fn parse_bytes(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((i, _)) => (&t[..i], t[i..].to_ascii_uppercase()),
-        None => (t, String::new()),
-    };
-    let shift = match unit.trim_end_matches("IB").trim_end_matches('B') {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        _ => return Err(format!("`{s}`: give bytes, or a number with K, M or G")),
-    };
-    let n: usize = digits
-        .parse()
-        .map_err(|_| format!("`{s}`: give bytes, or a number with K, M or G"))?;
-    n.checked_mul(1 << shift)
-        .filter(|&b| b >= 1 << 20)
-        .ok_or_else(|| format!("`{s}`: give at least 1M"))
+/// The engine's memory, as every size tomek takes (`512M`, `4G`), and at least 1M: less
+/// would not hold one batch of rows.
+fn parse_bytes(s: &str) -> Result<usize, String> {
+    let bytes = super::parse_size(s)?;
+    if bytes < 1 << 20 {
+        return Err(format!("`{s}`: give at least 1M"));
+    }
+    Ok(bytes)
 }
 
 /// Standard output that remembers whether its reader went away, so that a closed pipe ends the
