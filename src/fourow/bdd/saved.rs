@@ -8,8 +8,9 @@
 //!   the variable order, and a line per ply with the counts known so far. It is rewritten
 //!   (atomically) after every ply file.
 //! - `open-PP.bdd` (PP the ply, two digits or more): the open positions of the ply (no four on
-//!   the board), written by the forward pass. The backward pass needs every one of them, and
-//!   reading one back costs less than making it again.
+//!   the board), written by the forward pass. The backward pass reads each back when it
+//!   comes to its ply, so that the store holds one ply's open positions rather than all of
+//!   them, and a resume reads them rather than making them again.
 //! - `values-PP.bdd`: the won and the lost positions of the ply's open positions, for the side
 //!   to move, written by the backward pass. The other open positions are drawn, and the
 //!   positions of the ply that are not open (the previous move made a four) are lost.

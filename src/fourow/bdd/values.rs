@@ -189,6 +189,9 @@ pub fn solve(
 /// ([`saved`]). With `disk.resume`, the plies found there are read back instead of made
 /// again, so a stopped run goes on where it stopped and leaves the same files as a run never
 /// stopped. The plies read back have no cost or time of their own.
+///
+/// The store holds the open positions of one ply at a time, not of every ply: the backward
+/// pass reads each back from its file, which costs far less than the ply's split.
 pub fn save(
     cols: u32,
     rows: u32,
@@ -237,6 +240,9 @@ fn solve_on(
     // back from the disk (only the first run of plies found there is).
     let mut saved_counts: Vec<Option<PlyCounts>> = vec![None; cells as usize + 1];
     let mut reload = false;
+    // With the plies on disk, only one ply's open positions stay in the store: the backward
+    // pass reads each back from its file, so the store never holds them all at once.
+    let one_ply = disk.is_some();
     if let Some(d) = disk {
         if d.resume {
             let found = saved::read_manifest(d.dir)?;
@@ -344,6 +350,9 @@ fn solve_on(
         };
         roots.truncate(n - 2);
         roots.extend([still, x_wins, o_wins]);
+        if one_ply {
+            roots.remove(n - 3);
+        }
         store.compact_all(&mut roots);
         if let Some(d) = disk {
             if !reload {
@@ -352,7 +361,7 @@ fn solve_on(
                     Kind::Open,
                     layout,
                     ply,
-                    &[roots[n - 2]],
+                    &[roots[roots.len() - 3]],
                     [open, positions],
                 );
                 file.write(d.dir)?;
@@ -403,7 +412,7 @@ fn solve_on(
         return Err(out_of_memory(cells).into());
     }
     // The full boards are drawn (no won or lost open position at the last ply).
-    let last_nodes = store.size(opens[cells as usize]);
+    let last_nodes = store.size(opens[opens.len() - 1]);
     opens.pop();
     opens.extend([FALSE, FALSE, x_threats, o_threats]);
     store.compact_all(&mut opens);
@@ -466,7 +475,7 @@ fn solve_on(
             };
             let n = opens.len();
             let threats = [opens[n - 2], opens[n - 1]];
-            opens.truncate(solved_from as usize);
+            opens.truncate(if one_ply { 0 } else { solved_from as usize });
             opens.extend([sets[0], sets[1]]);
             opens.extend(threats);
             store.compact_all(&mut opens);
@@ -498,8 +507,22 @@ fn solve_on(
                 );
             }
         };
-        // opens: the open positions of plies 0 to ply, the won and lost open positions of
-        // ply + 1, the two threat sets.
+        if let (true, Some(d)) = (one_ply, disk) {
+            let Some(file) = Diagrams::read(d.dir, Kind::Open, layout, ply)? else {
+                return Err(saved::Error::Corrupt {
+                    path: Kind::Open.file(d.dir, ply),
+                    reason: "missing: it was written on the forward pass".into(),
+                }
+                .into());
+            };
+            let Some(sets) = file.to_store(&mut store) else {
+                return Err(out_of_memory(ply).into());
+            };
+            let at = opens.len() - 4;
+            opens.insert(at, sets[0]);
+        }
+        // opens: the open positions of plies 0 to ply (of ply only, with the plies on disk),
+        // the won and lost open positions of ply + 1, the two threat sets.
         let n = opens.len();
         let [open, won_next, lost_next, x_threats, o_threats] =
             [n - 5, n - 4, n - 3, n - 2, n - 1].map(|i| opens[i]);
@@ -533,7 +556,7 @@ fn solve_on(
         opens.truncate(n - 5);
         opens.extend([won, lost, x_threats, o_threats]);
         store.compact_all(&mut opens);
-        let nodes = store.size(opens[ply as usize]) + store.size(opens[ply as usize + 1]);
+        let nodes = store.size(opens[n - 5]) + store.size(opens[n - 4]);
         let row = &mut rows_done[ply as usize];
         row.won = counts[0];
         row.lost += counts[1];
@@ -545,7 +568,7 @@ fn solve_on(
             peak_bytes: store.peak_bytes(),
         };
         if let Some(d) = disk {
-            let sets = [opens[ply as usize], opens[ply as usize + 1]];
+            let sets = [opens[n - 5], opens[n - 4]];
             Diagrams::from_store(
                 &store,
                 Kind::Values,
