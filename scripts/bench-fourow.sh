@@ -329,7 +329,8 @@ if [ "${STRONG:-0}" = 1 ]; then
         # The slowest ply, from the table of a second run (times are not in the CSV).
         "$tomek" --quiet fourow count --method bdd --values --cols "$cols" --rows "$rows" \
             >"$tmp/strong-$board.table"
-        slowest=$(awk '$1 ~ /^[0-9]+$/ && $6 > m { m = $6 } END { print m }' \
+        # Columns 7 and 8 are the forward and the backward time of the ply.
+        slowest=$(awk '$1 ~ /^[0-9]+$/ && $7 + $8 > m { m = $7 + $8 } END { print m }' \
             "$tmp/strong-$board.table")
         empty=$(awk -F, '$1 == 0 { print ($3 == 1) ? "first wins" : \
             ($4 == 1) ? "draw" : "second wins" }' "$tmp/strong-$board.out")

@@ -88,6 +88,8 @@ pub struct CountArgs {
     pub plies: Option<u32>,
     /// Solve the board strongly (bdd method, at most 30 cells): the positions of each ply
     /// won, drawn and lost for the side to move, by backward induction from the last ply.
+    /// Won, drawn and lost add up to the positions; terminal (the previous move made a four)
+    /// counts the part of lost that is over already.
     #[arg(long)]
     pub values: bool,
     /// How to count: the explicit methods (memo, tree) walk positions one by one; bdd holds
@@ -118,6 +120,20 @@ pub struct CountArgs {
     /// into this file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// With --values: save the solution into this directory, each ply's diagrams as soon as
+    /// they are done (the open positions going forward, the won and lost ones going back),
+    /// with a manifest. A directory holding a solution already is refused.
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "values",
+        conflicts_with = "resume"
+    )]
+    pub save: Option<PathBuf>,
+    /// With --values: go on with the solution saved in this directory by a run that stopped,
+    /// reading back the plies it saved; the files end as those of a run never stopped.
+    #[arg(long, value_name = "DIR", requires = "values")]
+    pub resume: Option<PathBuf>,
 }
 
 /// The board and the search's resources, shared by `explain` and `score`.
@@ -561,7 +577,12 @@ fn count_values(args: CountArgs, plies: u32) -> anyhow::Result<ExitCode> {
     let memory_limit = args.memory_limit.unwrap_or_else(default_memory_limit);
     // One spinner per ply and pass showing the size of the store.
     let bar: Mutex<Option<((bool, u32), indicatif::ProgressBar)>> = Mutex::new(None);
-    let result = values::solve(args.cols, args.rows, memory_limit, &[], |backward, p| {
+    let disk = match (&args.save, &args.resume) {
+        (Some(dir), _) => Some(values::Disk { dir, resume: false }),
+        (_, Some(dir)) => Some(values::Disk { dir, resume: true }),
+        _ => None,
+    };
+    let show = |backward: bool, p: bdd::Progress| {
         let mut bar = bar.lock().unwrap_or_else(PoisonError::into_inner);
         let key = (backward, p.ply);
         if bar.as_ref().is_none_or(|(k, _)| *k != key) {
@@ -578,7 +599,11 @@ fn count_values(args: CountArgs, plies: u32) -> anyhow::Result<ExitCode> {
                 grouped((p.bytes >> 20) as u128)
             ));
         }
-    });
+    };
+    let result = match disk {
+        Some(disk) => values::save(args.cols, args.rows, memory_limit, disk, show),
+        None => values::solve(args.cols, args.rows, memory_limit, &[], show),
+    };
     if let Some((_, b)) = bar.into_inner().unwrap_or_else(PoisonError::into_inner) {
         b.finish_and_clear();
     }
@@ -611,21 +636,23 @@ fn count_values(args: CountArgs, plies: u32) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Positions, won, drawn and lost over all plies.
-fn values_total(rows: &[values::Values]) -> [u64; 4] {
-    rows.iter().fold([0; 4], |t, v| {
+/// Positions, won, drawn, lost and terminal over all plies.
+fn values_total(rows: &[values::Values]) -> [u64; 5] {
+    rows.iter().fold([0; 5], |t, v| {
         [
             t[0] + v.positions,
             t[1] + v.won,
             t[2] + v.drawn,
             t[3] + v.lost,
+            t[4] + v.terminal,
         ]
     })
 }
 
-/// The strong solution as machine-readable cells, with a total row.
+/// The strong solution as machine-readable cells, with a total row. `terminal` is a part of
+/// `lost`, so that won, drawn and lost add up to the positions.
 fn values_rows(rows: &[values::Values]) -> Table {
-    let mut t = Table::new(vec!["ply", "positions", "won", "drawn", "lost"]);
+    let mut t = Table::new(vec!["ply", "positions", "won", "drawn", "lost", "terminal"]);
     for v in rows {
         t.push(vec![
             v.ply.to_string(),
@@ -633,6 +660,7 @@ fn values_rows(rows: &[values::Values]) -> Table {
             v.won.to_string(),
             v.drawn.to_string(),
             v.lost.to_string(),
+            v.terminal.to_string(),
         ]);
     }
     let mut total = vec!["total".to_string()];
@@ -641,8 +669,9 @@ fn values_rows(rows: &[values::Values]) -> Table {
     t
 }
 
-/// The human table: thousands grouped, the time of both passes in seconds, the nodes of the
-/// won and lost diagrams and the most memory the backward pass took on the ply.
+/// The human table: thousands grouped, the time of each pass in seconds, the nodes of the
+/// open positions' diagram and of the won and lost diagrams, and the most memory the
+/// backward pass took on the ply: what each ply costs, for sizing larger boards.
 fn values_table(plies: &[(values::Values, bdd::Cost)]) -> Table {
     let mut t = Table::new(vec![
         "ply",
@@ -650,8 +679,11 @@ fn values_table(plies: &[(values::Values, bdd::Cost)]) -> Table {
         "won",
         "drawn",
         "lost",
-        "time (s)",
-        "nodes",
+        "terminal",
+        "forth (s)",
+        "back (s)",
+        "open nodes",
+        "won+lost nodes",
         "memory (MiB)",
     ]);
     let num = |n: u64| grouped(u128::from(n));
@@ -662,21 +694,29 @@ fn values_table(plies: &[(values::Values, bdd::Cost)]) -> Table {
             num(v.won),
             num(v.drawn),
             num(v.lost),
-            seconds(v.elapsed),
+            num(v.terminal),
+            seconds(v.forward),
+            seconds(v.elapsed.saturating_sub(v.forward)),
+            grouped(c.all_nodes as u128),
             grouped(c.nodes as u128),
             grouped((c.peak_bytes >> 20) as u128),
         ]);
     }
     let rows: Vec<values::Values> = plies.iter().map(|(v, _)| v.clone()).collect();
-    let [positions, won, drawn, lost] = values_total(&rows);
+    let [positions, won, drawn, lost, terminal] = values_total(&rows);
     let peak = plies.iter().map(|(_, c)| c.peak_bytes).max().unwrap_or(0);
+    let forward: Duration = rows.iter().map(|v| v.forward).sum();
+    let elapsed: Duration = rows.iter().map(|v| v.elapsed).sum();
     t.push(vec![
         "total".to_string(),
         num(positions),
         num(won),
         num(drawn),
         num(lost),
-        seconds(rows.iter().map(|v| v.elapsed).sum()),
+        num(terminal),
+        seconds(forward),
+        seconds(elapsed.saturating_sub(forward)),
+        String::new(),
         String::new(),
         grouped((peak >> 20) as u128),
     ]);
@@ -693,13 +733,15 @@ fn values_json(cols: u32, rows: u32, plies: &[values::Values]) -> anyhow::Result
                 "won": v.won,
                 "drawn": v.drawn,
                 "lost": v.lost,
+                "terminal": v.terminal,
             })
         })
         .collect();
-    let [positions, won, drawn, lost] = values_total(plies);
+    let [positions, won, drawn, lost, terminal] = values_total(plies);
     let doc = serde_json::json!({
         "method": "bdd",
         "values": "for the side to move",
+        "terminal": "the lost positions where the previous move made a four, counted in lost",
         "columns": cols,
         "rows": rows,
         "plies": list,
@@ -708,6 +750,7 @@ fn values_json(cols: u32, rows: u32, plies: &[values::Values]) -> anyhow::Result
             "won": won,
             "drawn": drawn,
             "lost": lost,
+            "terminal": terminal,
         },
     });
     Ok(serde_json::to_string_pretty(&doc)? + "\n")

@@ -213,8 +213,10 @@ fn the_positions_of_each_ply_are_the_counted_ones() {
         let positions: Vec<u64> = counted.iter().map(|p| p.positions()).collect();
         let solved: Vec<u64> = s.plies.iter().map(|(v, _)| v.positions).collect();
         assert_eq!(solved, positions, "{cols}×{rows}");
-        for (v, _) in &s.plies {
+        for ((v, _), c) in s.plies.iter().zip(&counted) {
             assert_eq!(v.won + v.drawn + v.lost, v.positions, "{cols}×{rows} {v:?}");
+            assert_eq!(v.terminal, c.x_won + c.o_won, "{cols}×{rows} {v:?}");
+            assert!(v.terminal <= v.lost, "{cols}×{rows} {v:?}");
         }
     }
 }
@@ -322,7 +324,7 @@ fn the_command_prints_the_values_of_every_ply() {
         "csv",
     ]);
     let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("ply,positions,won,drawn,lost"));
+    assert_eq!(lines.next(), Some("ply,positions,won,drawn,lost,terminal"));
     let counted = stdout_of(&[
         "fourow", "count", "--method", "bdd", "--cols", "4", "--rows", "4", "--plies", "16",
         "--format", "csv",
@@ -334,8 +336,14 @@ fn the_command_prints_the_values_of_every_ply() {
             .collect()
     };
     assert_eq!(positions(&csv), positions(&counted));
-    assert!(csv.contains("\n0,1,0,1,0\n"), "{csv}");
-    assert!(csv.ends_with("total,161029,38675,90120,32234\n"), "{csv}");
+    assert!(csv.contains("\n0,1,0,1,0,0\n"), "{csv}");
+    // The first four is possible at ply 7; every terminal position is a lost one.
+    assert!(csv.contains("\n7,2512,874,1524,114,60\n"), "{csv}");
+    assert!(csv.contains("\n16,7244,0,5336,1908,1908\n"), "{csv}");
+    assert!(
+        csv.ends_with("total,161029,38675,90120,32234,21404\n"),
+        "{csv}"
+    );
     let json = stdout_of(&[
         "fourow", "count", "--method", "bdd", "--values", "--cols", "5", "--rows", "4", "--plies",
         "3", "--format", "json",
@@ -345,6 +353,8 @@ fn the_command_prints_the_values_of_every_ply() {
     assert_eq!(doc["plies"].as_array().unwrap().len(), 4);
     assert_eq!(doc["plies"][1]["won"], 2);
     assert_eq!(doc["total"]["positions"], 1 + 5 + 25 + 95);
+    assert_eq!(doc["plies"][3]["terminal"], 0);
+    assert_eq!(doc["total"]["terminal"], 0);
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("values.svg");
     let table = stdout_of(&[

@@ -15,6 +15,7 @@ mod fourow;
 mod fourow_bdd;
 mod fourow_count;
 mod fourow_reference;
+mod fourow_saved;
 mod fourow_solve;
 mod fourow_values;
 mod games;

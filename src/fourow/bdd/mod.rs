@@ -23,6 +23,7 @@
 //! with different first columns share most of the rest of their diagram.
 
 pub mod encoding;
+pub mod saved;
 pub mod store;
 pub mod values;
 

@@ -20,8 +20,10 @@
 //! split.
 
 use super::encoding::{Image, Layout};
+use super::saved::{self, Diagrams, Kind, PlyCounts};
 use super::store::{FALSE, Ref, Store};
 use super::{Cost, Error, Progress};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -55,8 +57,13 @@ pub struct Values {
     pub drawn: u64,
     /// Lost for the side to move, the positions with a four included.
     pub lost: u64,
+    /// The terminal positions: those where the previous move made a four. They are lost for
+    /// the side to move, and counted in `lost` too.
+    pub terminal: u64,
     /// Wall time spent on the ply, both passes.
     pub elapsed: Duration,
+    /// Wall time of the forward pass alone.
+    pub forward: Duration,
 }
 
 /// A board solved: its plies from 0 on, with what each cost (`nodes`: the diagrams of its won
@@ -89,6 +96,18 @@ pub enum SolveError {
         /// Number of rows.
         rows: u32,
     },
+    /// A saved solution could not be written or read.
+    #[error(transparent)]
+    Saved(#[from] saved::Error),
+    /// `--save` into a directory that holds a solution already.
+    #[error(
+        "{} holds a solution already: resume it, or save into another directory",
+        dir.display()
+    )]
+    Exists {
+        /// The directory.
+        dir: PathBuf,
+    },
     /// A move of a position asked about is outside the board or in a full column.
     #[error("position {index}: move {at} (column {col}) cannot be played")]
     BadMove {
@@ -105,6 +124,17 @@ pub enum SolveError {
 struct Query {
     ply: u32,
     bits: Vec<bool>,
+}
+
+/// Where a solution is saved ply by ply ([`saved`]), and whether the run goes on from the
+/// plies saved there.
+#[derive(Copy, Clone, Debug)]
+pub struct Disk<'a> {
+    /// The solution's directory.
+    pub dir: &'a Path,
+    /// Reload the plies found in `dir` (its manifest must be of the same board) rather than
+    /// refusing a directory that holds a solution.
+    pub resume: bool,
 }
 
 fn encode(layout: Layout, index: usize, moves: &[u8]) -> Result<Query, SolveError> {
@@ -151,6 +181,35 @@ pub fn solve(
     queries: &[Vec<u8>],
     progress: impl FnMut(bool, Progress) + Send,
 ) -> Result<Solution, SolveError> {
+    solve_on(cols, rows, memory_limit, queries, None, progress)
+}
+
+/// Solves the board as [`solve`] does and saves every ply into `disk.dir` as soon as it is
+/// done: the open positions on the forward pass, the won and lost ones on the backward pass
+/// ([`saved`]). With `disk.resume`, the plies found there are read back instead of made
+/// again, so a stopped run goes on where it stopped and leaves the same files as a run never
+/// stopped. The plies read back have no cost or time of their own.
+///
+/// The store holds the open positions of one ply at a time, not of every ply: the backward
+/// pass reads each back from its file, which costs far less than the ply's split.
+pub fn save(
+    cols: u32,
+    rows: u32,
+    memory_limit: usize,
+    disk: Disk<'_>,
+    progress: impl FnMut(bool, Progress) + Send,
+) -> Result<Solution, SolveError> {
+    solve_on(cols, rows, memory_limit, &[], Some(disk), progress)
+}
+
+fn solve_on(
+    cols: u32,
+    rows: u32,
+    memory_limit: usize,
+    queries: &[Vec<u8>],
+    disk: Option<Disk<'_>>,
+    progress: impl FnMut(bool, Progress) + Send,
+) -> Result<Solution, SolveError> {
     if !(1..=64).contains(&cols) || !(1..=64).contains(&rows) {
         return Err(Error::Board { cols, rows }.into());
     }
@@ -177,6 +236,44 @@ pub fn solve(
     if store.overflowed() {
         return Err(out_of_memory(0).into());
     }
+    // The counts saved so far, for the manifest; whether the forward plies are still read
+    // back from the disk (only the first run of plies found there is).
+    let mut saved_counts: Vec<Option<PlyCounts>> = vec![None; cells as usize + 1];
+    let mut reload = false;
+    // With the plies on disk, only one ply's open positions stay in the store: the backward
+    // pass reads each back from its file, so the store never holds them all at once.
+    let one_ply = disk.is_some();
+    if let Some(d) = disk {
+        if d.resume {
+            let found = saved::read_manifest(d.dir)?;
+            if found != layout {
+                return Err(saved::Error::Mismatch {
+                    path: d.dir.join("manifest.txt"),
+                    reason: format!(
+                        "a solution of the {}×{} board, not of {cols}×{rows}",
+                        found.cols, found.rows
+                    ),
+                }
+                .into());
+            }
+            saved::verify(d.dir, layout)?;
+            reload = true;
+        } else if saved::has_manifest(d.dir) {
+            return Err(SolveError::Exists {
+                dir: d.dir.to_path_buf(),
+            });
+        }
+        saved_counts[0] = Some(PlyCounts {
+            positions: 1,
+            terminal: 0,
+            values: None,
+        });
+        if !(reload && Diagrams::read(d.dir, Kind::Open, layout, 0)?.is_some()) {
+            Diagrams::from_store(&store, Kind::Open, layout, 0, &[empty], [1, 1]).write(d.dir)?;
+            reload = false;
+        }
+        saved::write_manifest(d.dir, layout, &saved_counts)?;
+    }
     // roots: the open positions of plies 0 to `opens`, then the two sets of fours.
     let mut roots = vec![empty, x_wins, o_wins];
     let mut rows_done = vec![Values {
@@ -185,7 +282,9 @@ pub fn solve(
         won: 0,
         drawn: u64::from(cells == 0),
         lost: 0,
+        terminal: 0,
         elapsed: Duration::ZERO,
+        forward: Duration::ZERO,
     }];
     let mut open_counts = vec![1u64];
     let count = |store: &mut Store, sets: &[Ref], ply: u32| -> Result<Vec<u64>, Error> {
@@ -218,35 +317,72 @@ pub fn solve(
         };
         let n = roots.len();
         let (before, x_wins, o_wins) = (roots[n - 3], roots[n - 2], roots[n - 1]);
-        let all = store.run(3 * store.len(), |s| {
-            Image::new(s, layout, first_moves, &show).of(before)
-        });
-        let wins = if first_moves { x_wins } else { o_wins };
-        let still = store.run(store.len() / 4, |s| s.diff(all, wins));
-        if store.overflowed() {
-            return Err(out_of_memory(ply).into());
-        }
-        for (answer, q) in answers.iter_mut().zip(&queries) {
-            if q.ply == ply {
-                if !store.contains(all, &q.bits) {
-                    *answer = Some(None);
-                } else if !store.contains(still, &q.bits) {
-                    *answer = Some(Some(Value::Lost));
+        let found = match disk {
+            Some(d) if reload => Diagrams::read(d.dir, Kind::Open, layout, ply)?,
+            _ => None,
+        };
+        reload = found.is_some();
+        let (still, open, positions) = if let Some(file) = found {
+            let Some(sets) = file.to_store(&mut store) else {
+                return Err(out_of_memory(ply).into());
+            };
+            (sets[0], file.counts[0], file.counts[1])
+        } else {
+            let all = store.run(3 * store.len(), |s| {
+                Image::new(s, layout, first_moves, &show).of(before)
+            });
+            let wins = if first_moves { x_wins } else { o_wins };
+            let still = store.run(store.len() / 4, |s| s.diff(all, wins));
+            if store.overflowed() {
+                return Err(out_of_memory(ply).into());
+            }
+            for (answer, q) in answers.iter_mut().zip(&queries) {
+                if q.ply == ply {
+                    if !store.contains(all, &q.bits) {
+                        *answer = Some(None);
+                    } else if !store.contains(still, &q.bits) {
+                        *answer = Some(Some(Value::Lost));
+                    }
                 }
             }
-        }
-        let counts = count(&mut store, &[all, still], ply)?;
+            let counts = count(&mut store, &[all, still], ply)?;
+            (still, counts[1], counts[0])
+        };
         roots.truncate(n - 2);
         roots.extend([still, x_wins, o_wins]);
+        if one_ply {
+            roots.remove(n - 3);
+        }
         store.compact_all(&mut roots);
-        open_counts.push(counts[1]);
+        if let Some(d) = disk {
+            if !reload {
+                let file = Diagrams::from_store(
+                    &store,
+                    Kind::Open,
+                    layout,
+                    ply,
+                    &[roots[roots.len() - 3]],
+                    [open, positions],
+                );
+                file.write(d.dir)?;
+            }
+            saved_counts[ply as usize] = Some(PlyCounts {
+                positions,
+                terminal: positions - open,
+                values: None,
+            });
+            saved::write_manifest(d.dir, layout, &saved_counts)?;
+        }
+        open_counts.push(open);
         rows_done.push(Values {
             ply,
-            positions: counts[0],
+            positions,
             won: 0,
             drawn: 0,
-            lost: counts[0] - counts[1],
+            lost: positions - open,
+            terminal: positions - open,
             elapsed: clock.elapsed(),
+            forward: clock.elapsed(),
         });
     }
     // The positions with a move into a four, for each player to move.
@@ -276,7 +412,7 @@ pub fn solve(
         return Err(out_of_memory(cells).into());
     }
     // The full boards are drawn (no won or lost open position at the last ply).
-    let last_nodes = store.size(opens[cells as usize]);
+    let last_nodes = store.size(opens[opens.len() - 1]);
     opens.pop();
     opens.extend([FALSE, FALSE, x_threats, o_threats]);
     store.compact_all(&mut opens);
@@ -305,7 +441,57 @@ pub fn solve(
             *answer = Some(Some(Value::Drawn));
         }
     }
-    for ply in (0..cells).rev() {
+    // The backward pass goes on below the plies solved already: on a resume, the run of
+    // values files found from the last ply down.
+    let mut solved_from = cells;
+    if let Some(d) = disk {
+        let mut lowest = None;
+        if d.resume {
+            for ply in (0..=cells).rev() {
+                let Some(file) = Diagrams::read(d.dir, Kind::Values, layout, ply)? else {
+                    break;
+                };
+                let [won, lost] = file.counts;
+                let open = open_counts[ply as usize];
+                if won + lost > open {
+                    return Err(saved::Error::Corrupt {
+                        path: Kind::Values.file(d.dir, ply),
+                        reason: format!("{won} won and {lost} lost of {open} open positions"),
+                    }
+                    .into());
+                }
+                let row = &mut rows_done[ply as usize];
+                row.won = won;
+                row.lost = row.terminal + lost;
+                row.drawn = open - won - lost;
+                solved_from = ply;
+                lowest = Some(file);
+            }
+        }
+        let found = lowest.is_some();
+        if let Some(file) = lowest.filter(|_| solved_from < cells) {
+            let Some(sets) = file.to_store(&mut store) else {
+                return Err(out_of_memory(solved_from).into());
+            };
+            let n = opens.len();
+            let threats = [opens[n - 2], opens[n - 1]];
+            opens.truncate(if one_ply { 0 } else { solved_from as usize });
+            opens.extend([sets[0], sets[1]]);
+            opens.extend(threats);
+            store.compact_all(&mut opens);
+        } else if !found {
+            Diagrams::from_store(&store, Kind::Values, layout, cells, &[FALSE, FALSE], [0, 0])
+                .write(d.dir)?;
+        }
+        for ply in solved_from..=cells {
+            let row = &rows_done[ply as usize];
+            if let Some(c) = saved_counts[ply as usize].as_mut() {
+                c.values = Some([row.won, row.drawn, row.lost]);
+            }
+        }
+        saved::write_manifest(d.dir, layout, &saved_counts)?;
+    }
+    for ply in (0..solved_from).rev() {
         let clock = Instant::now();
         store.reset_peak();
         let first = ply % 2 == 0;
@@ -321,8 +507,22 @@ pub fn solve(
                 );
             }
         };
-        // opens: the open positions of plies 0 to ply, the won and lost open positions of
-        // ply + 1, the two threat sets.
+        if let (true, Some(d)) = (one_ply, disk) {
+            let Some(file) = Diagrams::read(d.dir, Kind::Open, layout, ply)? else {
+                return Err(saved::Error::Corrupt {
+                    path: Kind::Open.file(d.dir, ply),
+                    reason: "missing: it was written on the forward pass".into(),
+                }
+                .into());
+            };
+            let Some(sets) = file.to_store(&mut store) else {
+                return Err(out_of_memory(ply).into());
+            };
+            let at = opens.len() - 4;
+            opens.insert(at, sets[0]);
+        }
+        // opens: the open positions of plies 0 to ply (of ply only, with the plies on disk),
+        // the won and lost open positions of ply + 1, the two threat sets.
         let n = opens.len();
         let [open, won_next, lost_next, x_threats, o_threats] =
             [n - 5, n - 4, n - 3, n - 2, n - 1].map(|i| opens[i]);
@@ -356,7 +556,7 @@ pub fn solve(
         opens.truncate(n - 5);
         opens.extend([won, lost, x_threats, o_threats]);
         store.compact_all(&mut opens);
-        let nodes = store.size(opens[ply as usize]) + store.size(opens[ply as usize + 1]);
+        let nodes = store.size(opens[n - 5]) + store.size(opens[n - 4]);
         let row = &mut rows_done[ply as usize];
         row.won = counts[0];
         row.lost += counts[1];
@@ -367,6 +567,22 @@ pub fn solve(
             all_nodes,
             peak_bytes: store.peak_bytes(),
         };
+        if let Some(d) = disk {
+            let sets = [opens[n - 5], opens[n - 4]];
+            Diagrams::from_store(
+                &store,
+                Kind::Values,
+                layout,
+                ply,
+                &sets,
+                [counts[0], counts[1]],
+            )
+            .write(d.dir)?;
+            if let Some(c) = saved_counts[ply as usize].as_mut() {
+                c.values = Some([row.won, row.drawn, row.lost]);
+            }
+            saved::write_manifest(d.dir, layout, &saved_counts)?;
+        }
     }
     Ok(Solution {
         plies: rows_done.into_iter().zip(costs).collect(),

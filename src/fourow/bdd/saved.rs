@@ -1,0 +1,651 @@
+//! A strong solution on disk: the diagrams of every ply in files of their own, written as
+//! soon as the ply is done, so that a stopped run can go on from the last ply saved and a
+//! later program can answer positions without solving the board again.
+//!
+//! A solution is a directory:
+//!
+//! - `manifest.txt`: text, one `key = value` a line: the format and its version, the board,
+//!   the variable order, and a line per ply with the counts known so far. It is rewritten
+//!   (atomically) after every ply file.
+//! - `open-PP.bdd` (PP the ply, two digits or more): the open positions of the ply (no four on
+//!   the board), written by the forward pass. The backward pass reads each back when it
+//!   comes to its ply, so that the store holds one ply's open positions rather than all of
+//!   them, and a resume reads them rather than making them again.
+//! - `values-PP.bdd`: the won and the lost positions of the ply's open positions, for the side
+//!   to move, written by the backward pass. The other open positions are drawn, and the
+//!   positions of the ply that are not open (the previous move made a four) are lost.
+//!
+//! Every file is written to a temporary file and renamed over its name once complete, so a
+//! ply file that exists is whole: a run that stops leaves the plies done and nothing else,
+//! and the files present, not the manifest, say what is done.
+//!
+//! A `.bdd` file, every integer little-endian:
+//!
+//! | offset | size | field |
+//! | ---: | ---: | --- |
+//! | 0 | 8 | magic `TOMEKBDD` |
+//! | 8 | 4 | format version ([`VERSION`]) |
+//! | 12 | 4 | kind: 0 open positions (one set), 1 won and lost (two sets) |
+//! | 16 | 4 | columns |
+//! | 20 | 4 | rows |
+//! | 24 | 4 | ply |
+//! | 28 | 4 | number of sets `S` |
+//! | 32 | 8 | number of nodes `N` |
+//! | 40 | 16 | two counts: open positions and all positions of the ply (kind 0); won and lost positions (kind 1) |
+//! | 56 | 4 `S` | root of each set |
+//! | | 10 `N` | nodes: level (`u16`), low child, high child (`u32` each) |
+//! | | 8 | FNV-1a 64 of every byte before |
+//!
+//! Node references: 0 is the empty set, 1 the set of every assignment of the remaining
+//! variables, and `i + 2` the node at index `i`. A node's children come before it, and the
+//! nodes are in the order of a depth-first walk from the roots (low child first), which
+//! depends only on the sets: the same solution gives the same bytes, however the store that
+//! made it numbered its nodes. Variables are those of [`super::encoding`]: column `c` (from 0,
+//! left to right) takes levels `c (rows + 1)` to `c (rows + 1) + rows`, its top bit first;
+//! the bits of a column of height `h` are clear above bit `h`, set at bit `h` (the height
+//! marker), and below it hold the colours of its chips (set for the first player).
+
+use super::encoding::Layout;
+use super::store::{FALSE, Ref, Store, TRUE};
+use crate::output::AtomicFile;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The version of the files and the manifest; a reader refuses any other.
+pub const VERSION: u32 = 1;
+
+const MAGIC: &[u8; 8] = b"TOMEKBDD";
+const HEADER: usize = 56;
+const NODE: usize = 10;
+const MANIFEST: &str = "manifest.txt";
+const FORMAT: &str = "tomek fourow strong solution";
+
+/// What a ply file holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The ply's open positions.
+    Open,
+    /// The won and the lost open positions of the ply.
+    Values,
+}
+
+impl Kind {
+    fn code(self) -> u32 {
+        match self {
+            Kind::Open => 0,
+            Kind::Values => 1,
+        }
+    }
+
+    fn sets(self) -> usize {
+        match self {
+            Kind::Open => 1,
+            Kind::Values => 2,
+        }
+    }
+
+    /// The file of ply `ply` in a solution directory.
+    pub fn file(self, dir: &Path, ply: u32) -> PathBuf {
+        let stem = match self {
+            Kind::Open => "open",
+            Kind::Values => "values",
+        };
+        dir.join(format!("{stem}-{ply:02}.bdd"))
+    }
+}
+
+/// Why a saved solution cannot be used. Each names the file at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading or writing failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file is not what it should be: truncated, altered, of another format or version.
+    #[error("{}: {reason}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The file or solution is of another board, ply or kind than asked for.
+    #[error("{}: {reason}", path.display())]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// What differs.
+        reason: String,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// FNV-1a, 64 bits: enough to catch a flipped or lost byte, which is all the checksum is for.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// One node of a file: its level and its children as file references.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct FileNode {
+    level: u16,
+    lo: u32,
+    hi: u32,
+}
+
+/// The sets of one ply file, held apart from any store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagrams {
+    /// What the file holds.
+    pub kind: Kind,
+    /// The board.
+    pub layout: Layout,
+    /// The ply.
+    pub ply: u32,
+    /// Open positions and all positions of the ply ([`Kind::Open`]), or won and lost
+    /// positions ([`Kind::Values`]).
+    pub counts: [u64; 2],
+    roots: Vec<u32>,
+    nodes: Vec<FileNode>,
+}
+
+impl Diagrams {
+    /// Takes the sets `roots` out of `store`, in the canonical order of the file.
+    pub fn from_store(
+        store: &Store,
+        kind: Kind,
+        layout: Layout,
+        ply: u32,
+        roots: &[Ref],
+        counts: [u64; 2],
+    ) -> Diagrams {
+        debug_assert_eq!(roots.len(), kind.sets());
+        // index[r]: the file reference of store node r, 0 while it is not written yet.
+        let mut index = vec![0u32; store.len().max(2)];
+        let mut nodes = Vec::new();
+        let mut stack = Vec::new();
+        let file_ref = |index: &[u32], r: Ref| if r <= TRUE { r } else { index[r as usize] };
+        for &root in roots {
+            stack.push(root);
+            while let Some(&r) = stack.last() {
+                if r <= TRUE || index[r as usize] != 0 {
+                    stack.pop();
+                    continue;
+                }
+                let level = store.level(r);
+                let (lo, hi) = store.split(r, level);
+                if lo > TRUE && index[lo as usize] == 0 {
+                    stack.push(lo);
+                    continue;
+                }
+                if hi > TRUE && index[hi as usize] == 0 {
+                    stack.push(hi);
+                    continue;
+                }
+                stack.pop();
+                nodes.push(FileNode {
+                    level: level as u16,
+                    lo: file_ref(&index, lo),
+                    hi: file_ref(&index, hi),
+                });
+                index[r as usize] = nodes.len() as u32 + 1;
+            }
+        }
+        Diagrams {
+            kind,
+            layout,
+            ply,
+            counts,
+            roots: roots.iter().map(|&r| file_ref(&index, r)).collect(),
+            nodes,
+        }
+    }
+
+    /// Nodes in all the sets together.
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Builds the sets again in `store`, in the order of the file; `None` when the store's
+    /// budget is spent.
+    pub fn to_store(&self, store: &mut Store) -> Option<Vec<Ref>> {
+        let mut out = Vec::new();
+        for &root in &self.roots {
+            // Every set but the first finds its nodes in the unique table already.
+            let r = store.run(self.nodes.len() + 16, |s| {
+                // The nodes up to the root's own, which the file puts after its children.
+                let upto = (root as usize).saturating_sub(1).min(self.nodes.len());
+                let mut refs = Vec::with_capacity(upto + 2);
+                refs.extend([FALSE, TRUE]);
+                for n in &self.nodes[..upto] {
+                    refs.push(s.mk(u32::from(n.level), refs[n.lo as usize], refs[n.hi as usize]));
+                }
+                refs[root as usize]
+            });
+            if store.overflowed() {
+                return None;
+            }
+            out.push(r);
+        }
+        Some(out)
+    }
+
+    /// Whether set `set` holds the assignment `bits` (one value a level).
+    pub fn contains(&self, set: usize, bits: &[bool]) -> bool {
+        let mut r = self.roots[set];
+        while r > TRUE {
+            let n = self.nodes[r as usize - 2];
+            r = if bits[usize::from(n.level)] {
+                n.hi
+            } else {
+                n.lo
+            };
+        }
+        r == TRUE
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let sets = self.roots.len();
+        let mut b = Vec::with_capacity(HEADER + 4 * sets + NODE * self.nodes.len() + 8);
+        b.extend_from_slice(MAGIC);
+        for v in [
+            VERSION,
+            self.kind.code(),
+            self.layout.cols,
+            self.layout.rows,
+            self.ply,
+            sets as u32,
+        ] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b.extend_from_slice(&(self.nodes.len() as u64).to_le_bytes());
+        for &c in &self.counts {
+            b.extend_from_slice(&c.to_le_bytes());
+        }
+        for &r in &self.roots {
+            b.extend_from_slice(&r.to_le_bytes());
+        }
+        for n in &self.nodes {
+            b.extend_from_slice(&n.level.to_le_bytes());
+            b.extend_from_slice(&n.lo.to_le_bytes());
+            b.extend_from_slice(&n.hi.to_le_bytes());
+        }
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Reads a file's bytes, checking the checksum and that the diagrams are well formed
+    /// (ordered, reduced, children before parents), and that the file is the one expected.
+    pub fn from_bytes(
+        bytes: &[u8],
+        path: &Path,
+        kind: Kind,
+        layout: Layout,
+        ply: u32,
+    ) -> Result<Diagrams, Error> {
+        let corrupt = |reason: String| Error::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        };
+        if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
+            return Err(corrupt(
+                "not a diagram file of a strong solution (too short or wrong magic)".into(),
+            ));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let word = |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes"));
+        let long = |at: usize| u64::from_le_bytes(body[at..at + 8].try_into().expect("8 bytes"));
+        let version = word(8);
+        if version != VERSION {
+            return Err(corrupt(format!(
+                "format version {version}; this program reads version {VERSION}"
+            )));
+        }
+        if u64::from_le_bytes(sum.try_into().expect("8 bytes")) != fnv1a(body) {
+            return Err(corrupt(
+                "checksum mismatch: the file is truncated or altered".into(),
+            ));
+        }
+        let (code, cols, rows, at_ply, sets) = (word(12), word(16), word(20), word(24), word(28));
+        let count = long(32);
+        if code != kind.code() || cols != layout.cols || rows != layout.rows || at_ply != ply {
+            return Err(Error::Mismatch {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "holds kind {code} of ply {at_ply} of a {cols}×{rows} board, not kind {} of \
+                     ply {ply} of {}×{}",
+                    kind.code(),
+                    layout.cols,
+                    layout.rows
+                ),
+            });
+        }
+        let sets = sets as usize;
+        let expected = (count as usize)
+            .checked_mul(NODE)
+            .and_then(|n| n.checked_add(HEADER + 4 * sets));
+        if sets != kind.sets() || expected != Some(body.len()) {
+            return Err(corrupt(format!(
+                "{sets} sets and {count} nodes do not fill {} bytes",
+                bytes.len()
+            )));
+        }
+        let counts = [long(40), long(48)];
+        let roots: Vec<u32> = (0..sets).map(|i| word(HEADER + 4 * i)).collect();
+        let start = HEADER + 4 * sets;
+        let levels = layout.levels();
+        let mut nodes: Vec<FileNode> = Vec::with_capacity(count as usize);
+        let level_of = |nodes: &[FileNode], r: u32| {
+            if r <= TRUE {
+                levels
+            } else {
+                u32::from(nodes[r as usize - 2].level)
+            }
+        };
+        for i in 0..count as usize {
+            let at = start + NODE * i;
+            let n = FileNode {
+                level: u16::from_le_bytes([body[at], body[at + 1]]),
+                lo: word(at + 2),
+                hi: word(at + 6),
+            };
+            let here = i as u32 + 2;
+            let ok = u32::from(n.level) < levels
+                && n.lo < here
+                && n.hi < here
+                && n.lo != n.hi
+                && level_of(&nodes, n.lo) > u32::from(n.level)
+                && level_of(&nodes, n.hi) > u32::from(n.level);
+            if !ok {
+                return Err(corrupt(format!(
+                    "node {i} is not a node of an ordered diagram"
+                )));
+            }
+            nodes.push(n);
+        }
+        if roots.iter().any(|&r| r as usize >= nodes.len() + 2) {
+            return Err(corrupt("a root is not a node of the file".into()));
+        }
+        Ok(Diagrams {
+            kind,
+            layout,
+            ply,
+            counts,
+            roots,
+            nodes,
+        })
+    }
+
+    /// Writes the file of its ply into `dir`, atomically.
+    pub fn write(&self, dir: &Path) -> Result<(), Error> {
+        let path = self.kind.file(dir, self.ply);
+        let mut file = AtomicFile::create(&path).map_err(io(&path))?;
+        file.write_all(&self.to_bytes()).map_err(io(&path))?;
+        file.commit().map_err(io(&path))
+    }
+
+    /// Reads the file of ply `ply` and kind `kind` from `dir`; `Ok(None)` when there is none.
+    pub fn read(dir: &Path, kind: Kind, layout: Layout, ply: u32) -> Result<Option<Self>, Error> {
+        let path = kind.file(dir, ply);
+        match std::fs::read(&path) {
+            Ok(bytes) => Diagrams::from_bytes(&bytes, &path, kind, layout, ply).map(Some),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io(&path)(e)),
+        }
+    }
+}
+
+/// Checks every ply file in `dir` of a solution of `layout` (checksum, form, board, ply and
+/// kind), so that a resume stops on a bad file before it writes anything.
+pub fn verify(dir: &Path, layout: Layout) -> Result<(), Error> {
+    for ply in 0..=layout.cols * layout.rows {
+        for kind in [Kind::Open, Kind::Values] {
+            Diagrams::read(dir, kind, layout, ply)?;
+        }
+    }
+    Ok(())
+}
+
+/// The counts of one ply known so far, for the manifest.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlyCounts {
+    /// Positions of the ply.
+    pub positions: u64,
+    /// Those where the previous move made a four.
+    pub terminal: u64,
+    /// Won, drawn and lost, once the backward pass is past the ply.
+    pub values: Option<[u64; 3]>,
+}
+
+/// The manifest of a solution of the board `layout`, with the plies known so far (index =
+/// ply).
+pub fn manifest_text(layout: Layout, plies: &[Option<PlyCounts>]) -> String {
+    let mut s = format!(
+        "format = {FORMAT}\nversion = {VERSION}\ncolumns = {}\nrows = {}\ncells = {}\n\
+         variables = {}\n\
+         encoding = columns left to right, rows + 1 variables each from the top bit down; a \
+         column of height h has bit h set, the bits above clear and below the colours of its \
+         chips (set for the first player)\n\
+         files = open-PP.bdd: the open positions of ply PP; values-PP.bdd: its won and lost \
+         open positions for the side to move\n\
+         checksum = FNV-1a 64, the last 8 bytes of each file\n\
+         counts = positions terminal won drawn lost (won + drawn + lost = positions; terminal, \
+         the previous move made a four, is part of lost)\n",
+        layout.cols,
+        layout.rows,
+        layout.cols * layout.rows,
+        layout.levels()
+    );
+    for (ply, p) in plies.iter().enumerate() {
+        if let Some(p) = p {
+            s += &format!("ply.{ply} = {} {}", p.positions, p.terminal);
+            if let Some([won, drawn, lost]) = p.values {
+                s += &format!(" {won} {drawn} {lost}");
+            }
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// Writes the manifest into `dir`, atomically.
+pub fn write_manifest(
+    dir: &Path,
+    layout: Layout,
+    plies: &[Option<PlyCounts>],
+) -> Result<(), Error> {
+    let path = dir.join(MANIFEST);
+    let mut file = AtomicFile::create(&path).map_err(io(&path))?;
+    file.write_all(manifest_text(layout, plies).as_bytes())
+        .map_err(io(&path))?;
+    file.commit().map_err(io(&path))
+}
+
+/// Whether `dir` holds a manifest.
+pub fn has_manifest(dir: &Path) -> bool {
+    dir.join(MANIFEST).exists()
+}
+
+/// Reads the board of the solution in `dir` from its manifest, refusing another format or
+/// version.
+pub fn read_manifest(dir: &Path) -> Result<Layout, Error> {
+    let path = dir.join(MANIFEST);
+    let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+    let corrupt = |reason: String| Error::Corrupt {
+        path: path.clone(),
+        reason,
+    };
+    let mut fields = std::collections::HashMap::new();
+    for line in text.lines() {
+        let Some((key, value)) = line.split_once(" = ") else {
+            return Err(corrupt(format!("not a `key = value` line: {line:?}")));
+        };
+        fields.insert(key, value);
+    }
+    if fields.get("format") != Some(&FORMAT) {
+        return Err(corrupt(format!("not a manifest of a {FORMAT}")));
+    }
+    if fields.get("version") != Some(&VERSION.to_string().as_str()) {
+        return Err(corrupt(format!(
+            "format version {}; this program reads version {VERSION}",
+            fields.get("version").unwrap_or(&"(none)")
+        )));
+    }
+    let number = |key: &str| -> Result<u32, Error> {
+        fields
+            .get(key)
+            .and_then(|v| v.parse().ok())
+            .filter(|&n| (1..=64).contains(&n))
+            .ok_or_else(|| corrupt(format!("no valid `{key}`")))
+    };
+    Ok(Layout {
+        cols: number("columns")?,
+        rows: number("rows")?,
+    })
+}
+
+/// Why a position cannot be looked up in a saved solution.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    /// The solution's files cannot be used.
+    #[error(transparent)]
+    Saved(#[from] Error),
+    /// A move is outside the board or in a full column.
+    #[error("move {at} (column {col}) cannot be played")]
+    BadMove {
+        /// The 1-based number of the move.
+        at: usize,
+        /// The 1-based column.
+        col: u32,
+    },
+    /// The ply of the position has no values file yet (the run that saves it stopped before).
+    #[error("{}: ply {ply} is not solved there yet", path.display())]
+    Unsolved {
+        /// The missing file.
+        path: PathBuf,
+        /// The ply.
+        ply: u32,
+    },
+}
+
+/// A strong solution saved by [`super::values::save`], answering positions from its
+/// diagrams. The files of a ply are read the first time a position of that ply is asked
+/// about, and kept.
+pub struct Saved {
+    dir: PathBuf,
+    layout: Layout,
+    files: std::collections::HashMap<(u32, u32), Diagrams>,
+}
+
+impl Saved {
+    /// Opens the solution in `dir`, reading its manifest.
+    pub fn open(dir: &Path) -> Result<Saved, Error> {
+        Ok(Saved {
+            dir: dir.to_path_buf(),
+            layout: read_manifest(dir)?,
+            files: std::collections::HashMap::new(),
+        })
+    }
+
+    /// The board solved.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    fn file(&mut self, kind: Kind, ply: u32) -> Result<&Diagrams, LookupError> {
+        let key = (kind.code(), ply);
+        if !self.files.contains_key(&key) {
+            let Some(file) = Diagrams::read(&self.dir, kind, self.layout, ply)? else {
+                return Err(LookupError::Unsolved {
+                    path: kind.file(&self.dir, ply),
+                    ply,
+                });
+            };
+            self.files.insert(key, file);
+        }
+        Ok(&self.files[&key])
+    }
+
+    /// The variables of the position whose columns hold `columns` (bottom chip first, `true`
+    /// for the first player's).
+    fn bits(&self, columns: &[Vec<bool>]) -> Vec<bool> {
+        let mut bits = vec![false; self.layout.levels() as usize];
+        for (col, chips) in columns.iter().enumerate() {
+            let col = col as u32;
+            for (row, &first) in chips.iter().enumerate() {
+                bits[self.layout.level(col, row as u32) as usize] = first;
+            }
+            bits[self.layout.level(col, chips.len() as u32) as usize] = true;
+        }
+        bits
+    }
+
+    /// The value for the side to move of the position reached by `moves` (0-based columns),
+    /// or `None` when that position is not one of the game (it has a four that no order of
+    /// its moves makes last). The position counts, not the order: moves that go on after a
+    /// four still reach a position of the game when another order of them does not.
+    ///
+    /// An open position is found in the diagrams of its ply (won, lost, or else drawn). A
+    /// position that is not open is terminal, and lost, when taking back one of the last
+    /// mover's top chips leaves an open position of the ply before.
+    pub fn value(&mut self, moves: &[u8]) -> Result<Option<super::values::Value>, LookupError> {
+        use super::values::Value;
+        let Layout { cols, rows } = self.layout;
+        let mut columns: Vec<Vec<bool>> = vec![Vec::new(); cols as usize];
+        for (i, &col) in moves.iter().enumerate() {
+            match columns.get_mut(col as usize) {
+                Some(column) if column.len() < rows as usize => column.push(i % 2 == 0),
+                _ => {
+                    return Err(LookupError::BadMove {
+                        at: i + 1,
+                        col: u32::from(col) + 1,
+                    });
+                }
+            }
+        }
+        let ply = moves.len() as u32;
+        let bits = self.bits(&columns);
+        if self.file(Kind::Open, ply)?.contains(0, &bits) {
+            let values = self.file(Kind::Values, ply)?;
+            return Ok(Some(if values.contains(0, &bits) {
+                Value::Won
+            } else if values.contains(1, &bits) {
+                Value::Lost
+            } else {
+                Value::Drawn
+            }));
+        }
+        if ply == 0 {
+            return Ok(None);
+        }
+        let mover = ply % 2 == 1;
+        for col in 0..cols as usize {
+            if columns[col].last() == Some(&mover) {
+                columns[col].pop();
+                let before = self.bits(&columns);
+                columns[col].push(mover);
+                if self.file(Kind::Open, ply - 1)?.contains(0, &before) {
+                    return Ok(Some(Value::Lost));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
