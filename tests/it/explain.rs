@@ -384,9 +384,16 @@ fn completions_load_and_man_pages_render() {
     let page = std::fs::read_to_string(man.join("tomek-explain.1")).unwrap();
     assert!(page.starts_with(".ie \\n(.g .ds Aq"), "{}", &page[..40]);
     assert!(page.contains("\\-\\-input"));
-    // The committed pages are the ones the command writes now.
+    // The committed pages are the ones the command writes now. They document the SQL commands
+    // in full, as a build with the SQL engine writes them; a build without it has only a note.
     for entry in std::fs::read_dir(&man).unwrap() {
         let entry = entry.unwrap();
+        let sql_page = ["tomek-query.1", "tomek-export.1"]
+            .iter()
+            .any(|name| entry.file_name() == *name);
+        if sql_page && !cfg!(feature = "sql") {
+            continue;
+        }
         let committed = std::path::Path::new("generated/man").join(entry.file_name());
         assert!(
             std::fs::read(&committed).unwrap() == std::fs::read(entry.path()).unwrap(),
