@@ -485,6 +485,11 @@ mod tests {
             kept.push_all(&statuses).unwrap();
             let (buf, len) = kept.into_kept();
             assert_eq!(&buf[..len], want, "kept, from {first}");
+            // Kept in a buffer of exactly the room asked for.
+            let mut kept = AnswerWriter::keeping(Vec::new(), first, statuses.len());
+            kept.push_all(&statuses).unwrap();
+            let (buf, len) = kept.into_kept();
+            assert_eq!(&buf[..len], want, "kept in a new buffer, from {first}");
         }
     }
 
