@@ -5,7 +5,8 @@
 #
 # Each section is a function `section_NAME` that measures something and adds rows to the
 # summary with `record`; new benchmarks are new sections. Timings are the best of $RUNS runs,
-# with the input already in the page cache, so they compare work rather than disk speed.
+# with the input already in the page cache, so they compare work rather than disk speed; rows
+# marked "(median)" are medians of commands alternated round by round (see median_pair).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,9 +53,40 @@ best_time_fresh() {
     awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }'
 }
 
+# Extra flags for the build, e.g. BUILD_FLAGS="--no-default-features --features cli" for the
+# sections that need neither the SQL engine nor the web server (a build without them takes
+# minutes, not a quarter of an hour).
+BUILD_FLAGS="${BUILD_FLAGS:-}"
+
 build() {
     echo "== building the release binary"
-    (cd "$ROOT" && cargo build --release --quiet)
+    # shellcheck disable=SC2086 # the flags are split on purpose
+    (cd "$ROOT" && cargo build --release --quiet $BUILD_FLAGS)
+}
+
+# median_pair A B: runs the shell functions A and B in turn, $MEDIAN_RUNS rounds (default 7),
+# output to /dev/null, and prints the median wall time of each, in seconds. Alternating them
+# makes both see the same load on a shared machine, so their ratio means more than either
+# time; medians rather than bests, as a load that comes and goes is not the work measured.
+median_pair() {
+    local rounds="${MEDIAN_RUNS:-7}" ta=() tb=() start end
+    for _ in $(seq "$rounds"); do
+        start="$(date +%s%N)"
+        "$1" >/dev/null
+        end="$(date +%s%N)"
+        ta+=($((end - start)))
+        start="$(date +%s%N)"
+        "$2" >/dev/null
+        end="$(date +%s%N)"
+        tb+=($((end - start)))
+    done
+    printf '%s %s\n' "$(median_s "${ta[@]}")" "$(median_s "${tb[@]}")"
+}
+
+# median_s NS...: the median of nanosecond counts, in seconds.
+median_s() {
+    printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END {
+        m = (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); printf "%.3f", m / 1e9 }'
 }
 
 # make_big_input FILE: the official sample's six cases repeated $REPEATS times, with the
@@ -73,7 +105,7 @@ make_big_input() {
 
 section_solve() {
     local input="$WORK/big.in" out="$WORK/big.out" cases wc_s solve_s file_s
-    echo "== solve: $((6 * REPEATS)) cases"
+    echo "== solve: $((6 * REPEATS)) cases, then every reachable board"
     make_big_input "$input"
     cases="$(head -n 1 "$input")"
     echo "   input: $(du -h "$input" | cut -f1), $(wc -l <"$input") lines"
@@ -95,6 +127,50 @@ section_solve() {
     record "wc -l" "$wc_s" "$wc_s"
     record "tomek solve > /dev/null" "$solve_s" "$wc_s"
     record "tomek solve -o FILE" "$file_s" "$wc_s"
+
+    solve_every_board
+}
+
+# Where the file of every reachable board is kept between runs (1.3 GB, and its answers
+# 2.3 GB): outside the checkout, and not in $WORK, which goes at the end of every run.
+CACHE="${BENCH_CACHE:-${TMPDIR:-/tmp}/tomek-bench-cache}"
+
+# solve_every_board: `tomek solve` over every reachable board against `wc -l` on the same
+# file, alternated round by round (see median_pair), with pass or fail against the target of
+# 3×. The file is made once by `tomek enumerate` and kept in $CACHE; the answers must match
+# the ones enumerate wrote beside it, byte for byte.
+solve_every_board() {
+    local all="$CACHE/every-board" wc_s solve_s times ratio verdict line
+    mkdir -p "$CACHE"
+    if [[ ! -f "$all.in" || ! -f "$all.out" ]]; then
+        echo "   making $all.in with tomek enumerate (kept for later runs)"
+        # Both files are written under a temporary prefix and renamed once complete, so an
+        # interrupted run leaves no half file behind to be taken for the whole.
+        "$TOMEK" --quiet enumerate -o "$all.tmp"
+        mv "$all.tmp.out" "$all.out"
+        mv "$all.tmp.in" "$all.in"
+    fi
+    echo "   every reachable board: $(head -n 1 "$all.in") cases, $(du -h "$all.in" | cut -f1)"
+    cat "$all.in" >/dev/null # warm the page cache
+    if ! "$TOMEK" solve "$all.in" | cmp -s - "$all.out"; then
+        echo "bench: tomek solve answers $all.in differently from tomek enumerate" >&2
+        exit 1
+    fi
+
+    every_wc() { wc -l "$all.in"; }
+    every_solve() { "$TOMEK" solve "$all.in"; }
+    echo "   load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    times="$(median_pair every_wc every_solve)"
+    wc_s="${times% *}"
+    solve_s="${times#* }"
+    echo "   load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    ratio="$(awk -v a="$solve_s" -v b="$wc_s" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+    verdict="$(awk -v r="$ratio" 'BEGIN { print (r + 0 <= 3 ? "pass" : "FAIL") }')"
+    record "wc -l, every board (median)" "$wc_s" "$wc_s"
+    record "tomek solve, every board (median)" "$solve_s" "$wc_s"
+    line="$(printf '%-44s %9s×  target ≤ 3×  %s' "solve / wc -l, every reachable board" "$ratio" "$verdict")"
+    SUMMARY+=("$line")
+    echo "   $line"
 }
 
 # The C yardstick of the state-space benchmarks: a single-threaded depth-first count of every

@@ -46,33 +46,41 @@ pub(super) fn classify_words(s: &[u8; CASE_BYTES]) -> Masks {
 /// [`Masks`] with SSE2: the 16 symbols in one vector, one comparison and one bit gathering per
 /// symbol. Measured to make the whole `solve` loop about a third faster than the integer
 /// version.
+///
+/// Always inlined, so not a `#[target_feature]` function, which only LLVM inlines, late: as one
+/// the readers built the vector from the rows with a longer train of moves and shifts (8 more
+/// instructions a case in `solve`). The intrinsics are called directly instead, which SSE2
+/// being in the x86_64 baseline allows.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
+#[inline(always)]
 pub(super) fn classify_sse2(s: &[u8; CASE_BYTES]) -> Masks {
     use std::arch::x86_64::{
         _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi32, _mm_set1_epi8,
     };
     let [r0, r1, r2, r3] = rows(s).map(|r| r as i32);
-    let v = _mm_set_epi32(r3, r2, r1, r0);
-    let x = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'X' as i8));
-    let o = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'O' as i8));
-    let t = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'T' as i8));
-    let dot = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8));
-    let known = _mm_or_si128(_mm_or_si128(x, o), _mm_or_si128(t, dot));
-    (
-        _mm_movemask_epi8(x) as u16,
-        _mm_movemask_epi8(o) as u16,
-        _mm_movemask_epi8(t) as u16,
-        _mm_movemask_epi8(known) as u16,
-    )
+    // SAFETY: these intrinsics need SSE2 alone, which is part of the x86_64 baseline: every
+    // x86_64 processor has it, and the compiler enables it for every x86_64 target.
+    unsafe {
+        let v = _mm_set_epi32(r3, r2, r1, r0);
+        let x = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'X' as i8));
+        let o = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'O' as i8));
+        let t = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'T' as i8));
+        let dot = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8));
+        let known = _mm_or_si128(_mm_or_si128(x, o), _mm_or_si128(t, dot));
+        (
+            _mm_movemask_epi8(x) as u16,
+            _mm_movemask_epi8(o) as u16,
+            _mm_movemask_epi8(t) as u16,
+            _mm_movemask_epi8(known) as u16,
+        )
+    }
 }
 
 /// [`Masks`] by the fastest method the target has.
 #[inline(always)]
 pub(super) fn classify(s: &[u8; CASE_BYTES]) -> Masks {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of the x86_64 baseline, so every x86_64 processor has it.
-    return unsafe { classify_sse2(s) };
+    return classify_sse2(s);
     #[cfg(not(target_arch = "x86_64"))]
     return classify_words(s);
 }
@@ -82,14 +90,21 @@ pub(super) fn classify(s: &[u8; CASE_BYTES]) -> Masks {
 /// finds out what is wrong.
 #[inline(always)]
 pub(super) fn decode_case(s: &[u8; CASE_BYTES]) -> Option<Board> {
+    let (b, exact) = decode_parts(s);
+    exact.then_some(b)
+}
+
+/// [`decode_case`] as the board and whether the case is in the exact format (the board means
+/// nothing when it is not), so that the batch loop tests the symbols and the `T`s with one
+/// branch.
+#[inline(always)]
+pub(super) fn decode_parts(s: &[u8; CASE_BYTES]) -> (Board, bool) {
     let breaks =
         (s[4] ^ b'\n') | (s[9] ^ b'\n') | (s[14] ^ b'\n') | (s[19] ^ b'\n') | (s[20] ^ b'\n');
     if breaks != 0 {
-        return None;
+        return (Board::default(), false);
     }
     let (x, o, t, known) = classify(s);
-    if known != u16::MAX || t & t.wrapping_sub(1) != 0 {
-        return None;
-    }
-    Some(Board { x, o, t })
+    let wrong = !known | (t & t.wrapping_sub(1));
+    (Board { x, o, t }, wrong == 0)
 }

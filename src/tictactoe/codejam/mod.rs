@@ -25,7 +25,6 @@ pub use write::{
 };
 
 use crate::outcome::Status;
-use crate::tictactoe::board::Board;
 use crate::tictactoe::eval::{Bits, Evaluator, EvaluatorKind, Lines, Pattern, Table};
 use std::io::{self, Read, Write};
 
@@ -57,30 +56,27 @@ pub fn solve<R: Read, W: Write>(
     }
 }
 
-/// Cases handled per round of [`solve_with`]: few enough for the boards and the statuses to stay
-/// in the first-level cache.
+/// Cases handled per round of [`solve_with`]: few enough for the statuses to stay in the
+/// first-level cache.
 const BATCH: usize = 1024;
 
 /// Answers every case of `input` with `eval`; returns the number of cases.
 ///
-/// Works in rounds of three tight loops (read a batch of boards, evaluate them, write their
-/// lines), each of which keeps its state in registers; one loop doing all three per case keeps
-/// reloading the reader's and the writer's fields around the calls of its rare paths.
+/// Works in rounds of two tight loops (read and evaluate a batch of boards, then write their
+/// lines), each of which keeps its state in registers; one loop doing both per case keeps
+/// reloading the reader's and the writer's fields around the calls of its rare paths. The
+/// boards go from decoding to evaluation in registers, never through memory.
 pub fn solve_with<E: Evaluator + ?Sized, R: Read, W: Write>(
     input: &mut CaseReader<R>,
     eval: &E,
     out: &mut AnswerWriter<W>,
 ) -> Result<u64, SolveError> {
-    let mut boards = vec![Board::default(); BATCH];
     let mut statuses = vec![Status::Open; BATCH];
     let mut cases = 0;
     loop {
-        let n = input.read_batch(&mut boards)?;
+        let n = input.read_batch_with(&mut statuses, |b| eval.status_of(b.x, b.o, b.t))?;
         if n == 0 {
             return Ok(cases);
-        }
-        for (s, &b) in statuses.iter_mut().zip(&boards[..n]) {
-            *s = eval.status(b);
         }
         out.push_all(&statuses[..n])?;
         cases += n as u64;
@@ -93,6 +89,7 @@ mod tests {
     use super::read::*;
     use super::write::*;
     use super::*;
+    use crate::tictactoe::board::Board;
     use proptest::prelude::*;
 
     const SAMPLE: &[u8] = include_bytes!("../../../generated/sample.in");
@@ -485,6 +482,11 @@ mod tests {
             kept.push_all(&statuses).unwrap();
             let (buf, len) = kept.into_kept();
             assert_eq!(&buf[..len], want, "kept, from {first}");
+            // Kept in a buffer of exactly the room asked for.
+            let mut kept = AnswerWriter::keeping(Vec::new(), first, statuses.len());
+            kept.push_all(&statuses).unwrap();
+            let (buf, len) = kept.into_kept();
+            assert_eq!(&buf[..len], want, "kept in a new buffer, from {first}");
         }
     }
 

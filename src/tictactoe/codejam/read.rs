@@ -1,7 +1,7 @@
 //! Reading inputs: [`CaseReader`] hands out one board at a time from fixed-size chunks, in
 //! either [`Strictness`], and points at the first problem with a [`ParseError`].
 
-use super::decode::decode_case;
+use super::decode::{decode_case, decode_parts};
 use crate::tictactoe::board::Board;
 use std::fmt;
 use std::io::{self, Read};
@@ -226,15 +226,30 @@ impl<R: Read> CaseReader<R> {
     /// have been handed out: a call that read some cases returns them, the next call returns
     /// the error.
     pub fn read_batch(&mut self, boards: &mut [Board]) -> Result<usize, ParseError> {
+        self.read_batch_with(boards, |b| *b)
+    }
+
+    /// [`CaseReader::read_batch`], storing `f` of each board instead of the board: `solve`
+    /// passes the evaluator, so a board goes from the decoding to its status in registers
+    /// rather than through an array of boards. The board is lent, not moved, and `solve` hands
+    /// its masks to [`Evaluator::status_of`](crate::tictactoe::eval::Evaluator::status_of):
+    /// moved by value through the two generic calls, the board travelled packed into one
+    /// integer that the loop then unpacked (15 instructions a case).
+    #[inline]
+    pub fn read_batch_with<T>(
+        &mut self,
+        out: &mut [T],
+        mut f: impl FnMut(&Board) -> T,
+    ) -> Result<usize, ParseError> {
         let mut n = 0;
-        while n < boards.len() {
-            n += self.decode_run(&mut boards[n..]);
-            if n == boards.len() {
+        while n < out.len() {
+            n += self.decode_run(&mut out[n..], &mut f);
+            if n == out.len() {
                 break;
             }
             match self.guard(CaseReader::step) {
                 Ok(Some((_, b))) => {
-                    boards[n] = b;
+                    out[n] = f(&b);
                     n += 1;
                 }
                 Ok(None) => break,
@@ -246,24 +261,27 @@ impl<R: Read> CaseReader<R> {
         Ok(n)
     }
 
-    /// Decodes the cases in the exact format that follow in the buffer, up to `boards.len()`
-    /// and the announced count.
+    /// Decodes the cases in the exact format that follow in the buffer, up to `out.len()` and
+    /// the announced count, storing `f` of each board.
     #[inline]
-    fn decode_run(&mut self, boards: &mut [Board]) -> usize {
+    fn decode_run<T>(&mut self, out: &mut [T], f: &mut impl FnMut(&Board) -> T) -> usize {
         if !matches!(self.phase, Phase::Cases) || self.next > self.count {
             return 0;
         }
         let left = (self.count - self.next).saturating_add(1);
-        let max = boards
-            .len()
-            .min(usize::try_from(left).unwrap_or(usize::MAX));
         let avail = &self.buf[self.pos..self.end];
+        // Whole cases only: the loop needs no test of the buffer's end.
+        let max = out
+            .len()
+            .min(usize::try_from(left).unwrap_or(usize::MAX))
+            .min(avail.len() / CASE_BYTES);
         let mut n = 0;
-        while n < max
-            && let Some(window) = avail[n * CASE_BYTES..].first_chunk::<CASE_BYTES>()
-            && let Some(b) = decode_case(window)
-        {
-            boards[n] = b;
+        for (slot, window) in out[..max].iter_mut().zip(avail.as_chunks::<CASE_BYTES>().0) {
+            let (b, exact) = decode_parts(window);
+            if !exact {
+                break;
+            }
+            *slot = f(&b);
             n += 1;
         }
         self.pos += n * CASE_BYTES;

@@ -162,6 +162,22 @@ pub struct AnswerWriter<W: Write> {
 /// Buffered bytes that trigger a write.
 pub(super) const FLUSH_AT: usize = 1 << 16;
 
+/// The longest tail of a line, `: Game has not completed` and its newline.
+const LONGEST_TAIL: usize = 25;
+
+const _: () = {
+    let mut k = 0;
+    while k < ANSWER_TAILS.len() {
+        assert!(ANSWER_TAILS[k].1 <= LONGEST_TAIL);
+        k += 1;
+    }
+    assert!(6 + FAST_DIGITS <= 16 && 16 + 32 <= STORE_BYTES && STORE_BYTES <= LINE_ROOM);
+};
+
+/// Bytes from a line's start that the fast path's two stores may touch: a 16-byte prefix
+/// store, then the 32-byte tail store from at most 16 bytes on.
+const STORE_BYTES: usize = 48;
+
 /// Room a line may take in the buffer: the longest line (`Case #`, 20 digits, `: Game has not
 /// completed` and its newline is 51 bytes) or the 48 bytes of the fast path's two stores.
 pub(super) const LINE_ROOM: usize = 64;
@@ -294,39 +310,61 @@ impl<W: Write> AnswerWriter<W> {
     /// Writes lines on the fast path until the buffer is full or the number needs more
     /// digits; returns how many. The same work as [`AnswerWriter::put_line`], but on local
     /// copies of the fields, which the compiler keeps in registers for the whole loop.
+    ///
+    /// The lines that surely fit are counted first (each at most `prefix_len` plus the longest
+    /// tail), so the loop itself tests nothing but the carry of the last digit: no test of
+    /// the buffer's end or of the number's width per line. A run that stops short of the
+    /// flush point leaves the last few lines before it to [`AnswerWriter::push_all`].
     #[inline]
     fn push_run(&mut self, statuses: &[Status]) -> usize {
-        if self.prefix_len == 0 {
+        let (len, prefix_len) = (self.len, self.prefix_len);
+        if prefix_len == 0 || len >= self.flush_at || len + STORE_BYTES > self.buf.len() {
             return 0;
         }
-        let (mut len, mut next, mut prefix, mut room) =
-            (self.len, self.next, self.prefix, self.room);
-        let (prefix_len, unit, limit, flush_at) =
-            (self.prefix_len, self.unit, self.limit, self.flush_at);
-        let buf = &mut self.buf[..];
-        let mut n = 0;
-        for &status in statuses {
-            if next >= limit {
-                break;
+        let most = prefix_len + LONGEST_TAIL;
+        // Line i starts at most `i * most` bytes after `len`: it must start before the flush
+        // point, and its stores must end inside the buffer.
+        let by_flush = (self.flush_at - 1 - len) / most + 1;
+        let by_room = (self.buf.len() - STORE_BYTES - len) / most + 1;
+        let by_digits = usize::try_from(self.limit - self.next).unwrap_or(usize::MAX);
+        let n = statuses.len().min(by_flush).min(by_room).min(by_digits);
+
+        // The prefix in text order (the bytes of a little-endian store), so a line stores it
+        // without swapping bytes; adding the last digit's unit touches that byte alone in
+        // either order, only the carry works on the number's reading order.
+        let mut text = self.prefix.swap_bytes();
+        let unit_text = self.unit.swap_bytes();
+        let (unit, digit_ones, mut room) = (self.unit, self.digit_ones, self.room);
+        let step = ANSWER_TAILS.map(|(_, tail_len)| prefix_len + tail_len);
+        let out = self.buf.as_mut_ptr();
+        let mut at = len;
+        for &status in &statuses[..n] {
+            let i = status.index();
+            debug_assert!(at < self.flush_at && at + STORE_BYTES <= self.buf.len());
+            // SAFETY: `at` is at most `len + k * most` for the k-th line of the run, and `n`
+            // was chosen so that `len + (n - 1) * most + STORE_BYTES <= buf.len()`; the two
+            // stores end `prefix_len + 32 <= STORE_BYTES` bytes after `at`, inside the buffer.
+            unsafe {
+                out.add(at)
+                    .cast::<[u8; 16]>()
+                    .write_unaligned(text.to_le_bytes());
+                out.add(at + prefix_len)
+                    .cast::<[u8; 32]>()
+                    .write_unaligned(ANSWER_TAILS[i].0);
             }
-            let (tail, tail_len) = &ANSWER_TAILS[status.index()];
-            buf[len..len + 16].copy_from_slice(&prefix.to_be_bytes());
-            buf[len + prefix_len..len + prefix_len + 32].copy_from_slice(tail);
-            len += prefix_len + tail_len;
-            next += 1;
-            n += 1;
+            at += step[i];
             if room > 0 {
                 room -= 1;
-                prefix += unit;
+                text += unit_text;
             } else {
-                prefix = carry(prefix, unit, self.digit_ones);
+                text = carry(text.swap_bytes(), unit, digit_ones).swap_bytes();
                 room = 9;
             }
-            if len >= flush_at {
-                break;
-            }
         }
-        (self.len, self.next, self.prefix, self.room) = (len, next, prefix, room);
+        self.len = at;
+        self.next += n as u64;
+        self.prefix = text.swap_bytes();
+        self.room = room;
         n
     }
 
