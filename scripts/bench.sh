@@ -53,9 +53,8 @@ best_time_fresh() {
     awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }'
 }
 
-# Extra flags for the build, e.g. BUILD_FLAGS="--no-default-features --features cli" for the
-# sections that need neither the SQL engine nor the web server (a build without them takes
-# minutes, not a quarter of an hour).
+# Extra flags for the build. The default features serve every section but `query`, which adds
+# the SQL engine (`--features sql`, a build of a quarter of an hour) when it is asked for.
 BUILD_FLAGS="${BUILD_FLAGS:-}"
 
 build() {
@@ -473,6 +472,9 @@ main() {
     local sections=("$@")
     if [[ ${#sections[@]} -eq 0 ]]; then
         mapfile -t sections < <(declare -F | awk '{ print $3 }' | sed -n 's/^section_//p')
+    fi
+    if [[ " ${sections[*]} " == *" query "* && " $BUILD_FLAGS " != *" --features sql "* ]]; then
+        BUILD_FLAGS="$BUILD_FLAGS --features sql"
     fi
     build
     for s in "${sections[@]}"; do
