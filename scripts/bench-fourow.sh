@@ -266,7 +266,7 @@ if [ "${SEARCH:-0}" = 1 ]; then
     echo "Exact scores by search (fourow score, table $table MiB): mean per position on one"
     echo "thread, and wall time on 1 and $(nproc) threads"
     echo
-    printf '%-8s %9s %12s %12s %10s %10s\n' band positions "mean (us)" "mean nodes" \
+    printf '%-14s %9s %12s %12s %10s %10s\n' set positions "mean (us)" "mean nodes" \
         "1 thr (s)" "all (s)"
     sets=(end middle middle-medium begin-easy begin-medium begin)
     for band in "${sets[@]}"; do
@@ -281,7 +281,7 @@ if [ "${SEARCH:-0}" = 1 ]; then
         read -r n mean nodes < <(awk '/positions,/ {
                 gsub(",", "", $9); print $1, $6, $9 }' "$tmp/search-$band-1.err")
         measure "search-$band-all" "$tomek" --quiet fourow score "$set_file" --table "$table"
-        printf '%-8s %9s %12s %12s %10s %10s\n' "$band" "$n" "$mean" "$nodes" "$one" "$secs"
+        printf '%-14s %9s %12s %12s %10s %10s\n' "$band" "$n" "$mean" "$nodes" "$one" "$secs"
     done
     # Per band, tomek on one thread beside the C yardstick, position by position: the lines of
     # "BAND MOVES SCORE NODES MICROSECONDS" of each program, in the same order.
@@ -320,9 +320,9 @@ if [ "${SEARCH:-0}" = 1 ]; then
             banded "$tmp/search-$band-1.out" >>"$tmp/bands-tomek"
             banded "$tmp/search-$band-c.out" >>"$tmp/bands-c"
         done
-        echo "Per band, one thread each: tomek against the C yardstick (gcc -O2 $(basename \
-            "$search_baseline"): bitboards, a table of upper bounds, threat ordering, probes"
-        echo "bisecting towards 0), mean per position; load $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo "Per band, one thread each, mean per position: tomek against the C yardstick"
+        echo "$(basename "$search_baseline") (gcc -O2; bitboards, a table of upper bounds, threat"
+        echo "ordering, probes bisecting towards 0); load $(cut -d' ' -f1-3 /proc/loadavg)"
         echo
         paste -d' ' "$tmp/bands-tomek" "$tmp/bands-c" | awk '
             $2 != $7 || $3 != $8 {
