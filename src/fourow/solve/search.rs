@@ -67,6 +67,13 @@ pub const NEAR_BYTES: usize = 1 << 20;
 /// least this many cells are empty: smaller subtrees are cheaper to search twice.
 const SHARE_EMPTY: i32 = 10;
 
+/// The root bisects the range of scores (see `next_probe`) from this many chips on; with
+/// fewer, it probes 0 and then steps a value at a time away from it. Positions that close to
+/// the empty board hardly ever hold a quick forced win, and their scores lie near 0, where
+/// the first probes decide the score: the bisection's probes out towards the ends of the
+/// range took the empty 7×6 board from 922 million nodes to 1.2 billion.
+const BISECT_FROM: u32 = 6;
+
 /// Positions being searched, by hash: one word a slot holding the key, 0 when free. A lost
 /// race (two keys on one slot) only makes a thread search a position it could have put off.
 struct Busy {
@@ -190,7 +197,11 @@ impl Solver {
         }
         let (mut min, mut max) = self.root_bounds(b);
         while min < max {
-            let probe = next_probe(min, max);
+            let probe = if n < BISECT_FROM {
+                0.clamp(min, max - 1)
+            } else {
+                next_probe(min, max)
+            };
             let r = self.probe(b, probe);
             if r <= probe {
                 max = r;
