@@ -12,8 +12,9 @@
 # begin-easy.txt, begin-medium.txt and middle-medium.txt.
 #
 # Every recorded score is then checked by a second search written apart from tomek's
-# (tests/it/fourow_reference.rs): the end and middle sets in seconds (the default tests do the
-# same), the begin set in about a minute. `--check` checks the committed files without rebuilding them.
+# (tests/it/fourow_reference.rs): the end, middle, middle-medium and begin-easy sets in seconds
+# (the default tests do the same), the begin and begin-medium sets in about a minute and a
+# half. `--check` checks the committed files without rebuilding them.
 #
 # Usage: scripts/fourow-positions.sh [--check]
 # Environment:
