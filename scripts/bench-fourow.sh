@@ -30,9 +30,13 @@
 #   LIBS_PLIES=20  deepest ply of that comparison (about 20 s for tomek, 1.5 minutes for
 #                  oxidd and 3 for biodivine-lib-bdd on two cores)
 #   SEARCH=1       also time the search for exact scores (`fourow score`) on the test sets of
-#                  tests/data/fourow (scripts/fourow-positions.sh): per band, the mean time and
+#                  tests/data/fourow (scripts/fourow-positions.sh): per set, the mean time and
 #                  nodes per position on one thread, and the wall time on one thread and on
-#                  every core; every score checked against the set's; then the three
+#                  every core; every score checked against the set's; then per band (chips
+#                  on the board crossed with plies left, as in scripts/fourow-positions.sh) the
+#                  mean time and nodes per position on one thread beside the C yardstick
+#                  ../shared/baselines/c4_search.c (the classic search, one thread) when it is
+#                  there, their ratio, and whether tomek is at most as slow; then the three
 #                  slowest early positions, each alone on every core
 #   EMPTY=1        with SEARCH=1: also solve the empty 7x6 board once, on every core (every
 #                  thread on the one position), then on one thread (about a minute each)
@@ -262,9 +266,10 @@ if [ "${SEARCH:-0}" = 1 ]; then
     echo "Exact scores by search (fourow score, table $table MiB): mean per position on one"
     echo "thread, and wall time on 1 and $(nproc) threads"
     echo
-    printf '%-8s %9s %12s %12s %10s %10s\n' band positions "mean (us)" "mean nodes" \
+    printf '%-14s %9s %12s %12s %10s %10s\n' set positions "mean (us)" "mean nodes" \
         "1 thr (s)" "all (s)"
-    for band in end middle begin; do
+    sets=(end middle middle-medium begin-easy begin-medium begin)
+    for band in "${sets[@]}"; do
         set_file=tests/data/fourow/$band.txt
         [ -f "$set_file" ] || continue
         # The summary line is on standard error: "N positions, M mismatches, mean T µs
@@ -276,8 +281,72 @@ if [ "${SEARCH:-0}" = 1 ]; then
         read -r n mean nodes < <(awk '/positions,/ {
                 gsub(",", "", $9); print $1, $6, $9 }' "$tmp/search-$band-1.err")
         measure "search-$band-all" "$tomek" --quiet fourow score "$set_file" --table "$table"
-        printf '%-8s %9s %12s %12s %10s %10s\n' "$band" "$n" "$mean" "$nodes" "$one" "$secs"
+        printf '%-14s %9s %12s %12s %10s %10s\n' "$band" "$n" "$mean" "$nodes" "$one" "$secs"
     done
+    # Per band, tomek on one thread beside the C yardstick, position by position: the lines of
+    # "BAND MOVES SCORE NODES MICROSECONDS" of each program, in the same order.
+    search_baseline="$root/../shared/baselines/c4_search.c"
+    # The band of each line of a set: chips (end above 28, middle 14 to 28, begin below) and
+    # plies left under perfect play (easy below 14, medium 14 to 27, hard 28 or more).
+    banded() {
+        awk 'function left(m, s,   a, parity, before) {
+                 if (s == 0) return 42 - m
+                 a = s < 0 ? -s : s
+                 parity = (m + (s < 0)) % 2
+                 before = 42 - 2 * a
+                 if (before % 2 != parity) before++
+                 return before + 1 - m
+             }
+             {
+                 m = length($1); l = left(m, $2)
+                 chips = m > 28 ? "end" : m >= 14 ? "middle" : "begin"
+                 plies = l < 14 ? "easy" : l < 28 ? "medium" : "hard"
+                 print chips "-" plies, $0
+             }' "$@"
+    }
+    echo
+    if [ -f "$search_baseline" ]; then
+        gcc -O2 -o "$tmp/c4_search" "$search_baseline"
+        : >"$tmp/bands-tomek"
+        : >"$tmp/bands-c"
+        for band in "${sets[@]}"; do
+            [ -f "$tmp/search-$band-1.out" ] || continue
+            if ! "$tmp/c4_search" <"tests/data/fourow/$band.txt" >"$tmp/search-$band-c.out" \
+                2>"$tmp/search-$band-c.err"; then
+                cat "$tmp/search-$band-c.err" >&2
+                echo "bench-fourow.sh: the yardstick's scores differ from $band.txt" >&2
+                exit 1
+            fi
+            banded "$tmp/search-$band-1.out" >>"$tmp/bands-tomek"
+            banded "$tmp/search-$band-c.out" >>"$tmp/bands-c"
+        done
+        echo "Per band, one thread each, mean per position: tomek against the C yardstick"
+        echo "$(basename "$search_baseline") (gcc -O2; bitboards, a table of upper bounds, threat"
+        echo "ordering, probes bisecting towards 0); load $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo
+        paste -d' ' "$tmp/bands-tomek" "$tmp/bands-c" | awk '
+            $2 != $7 || $3 != $8 {
+                print "bench-fourow.sh: the yardstick scored other lines" >"/dev/stderr"
+                exit 1
+            }
+            { n[$1]++; tn[$1] += $4; tt[$1] += $5; cn[$1] += $9; ct[$1] += $10 }
+            END {
+                printf "%-14s %9s %12s %12s %12s %12s %7s %5s\n", "band", "positions", \
+                    "tomek (us)", "C (us)", "tomek nodes", "C nodes", "ratio", ""
+                split("end-easy end-medium end-hard middle-easy middle-medium middle-hard " \
+                    "begin-easy begin-medium begin-hard", all, " ")
+                for (i = 1; i <= 9; i++) {
+                    b = all[i]
+                    if (!(b in n)) continue
+                    r = ct[b] > 0 ? tt[b] / ct[b] : 0
+                    printf "%-14s %9d %12.1f %12.1f %12.0f %12.0f %7.2f %5s\n", b, n[b], \
+                        tt[b] / n[b], ct[b] / n[b], tn[b] / n[b], cn[b] / n[b], r, \
+                        tt[b] <= ct[b] ? "pass" : "FAIL"
+                }
+            }'
+    else
+        echo "(no C yardstick at $search_baseline: the per-band comparison is skipped)"
+    fi
     if [ -f "$tmp/search-begin-1.out" ]; then
         # The three slowest early positions on one thread, each alone on every core.
         echo

@@ -488,8 +488,8 @@ pub(crate) fn test_set(band: &str) -> Vec<(String, i32)> {
 }
 
 #[test]
-fn committed_end_and_middle_sets_score_as_recorded() {
-    for band in ["end", "middle"] {
+fn committed_quick_sets_score_as_recorded() {
+    for band in ["end", "middle", "middle-medium", "begin-easy"] {
         let path = crate::harness::project(&format!("tests/data/fourow/{band}.txt"));
         tomek()
             .args(["--quiet", "fourow", "score"])

@@ -5,9 +5,10 @@
 //! The search never plays a move that lets the opponent win at once (see
 //! [`Board::safe_moves`]), which prunes most of the tree near the end of a game; and it bounds
 //! every score by what is still possible from the number of chips on the board, which closes
-//! windows before any move is tried. Null windows cut more than wide ones. The first probe
-//! settles the outcome (win, draw or loss), and the next ones step away from 0: scores far
-//! from 0 are rare early in a game, where probes are dear, and cheap to reach late.
+//! windows before any move is tried. Null windows cut more than wide ones. The root first
+//! narrows the range of scores by what it knows without a search (the next move, the table),
+//! then bisects it with probes pulled out from the middle towards half its ends (see
+//! `next_probe`): a position with a quick forced win is found in a few cheap probes.
 
 use super::Score;
 use super::board::{Board, Shape};
@@ -65,6 +66,13 @@ pub const NEAR_BYTES: usize = 1 << 20;
 /// Threads announce the positions they search, and put off those others search, only where at
 /// least this many cells are empty: smaller subtrees are cheaper to search twice.
 const SHARE_EMPTY: i32 = 10;
+
+/// The root bisects the range of scores (see `next_probe`) from this many chips on; with
+/// fewer, it probes 0 and then steps a value at a time away from it. Positions that close to
+/// the empty board hardly ever hold a quick forced win, and their scores lie near 0, where
+/// the first probes decide the score: the bisection's probes out towards the ends of the
+/// range took the empty 7×6 board from 922 million nodes to 1.2 billion.
+const BISECT_FROM: u32 = 6;
 
 /// Positions being searched, by hash: one word a slot holding the key, 0 when free. A lost
 /// race (two keys on one slot) only makes a thread search a position it could have put off.
@@ -187,13 +195,13 @@ impl Solver {
         if b.can_win_now() {
             return Score::win_at(cells, n);
         }
-        let (area, n) = (cells as i32, n as i32);
-        let mut min = -(area - n) / 2;
-        let mut max = (area + 1 - n) / 2;
+        let (mut min, mut max) = self.root_bounds(b);
         while min < max {
-            // The value of the range nearest 0: is it a win, then a win before the last chip, …
-            // (each result is a bound, which may skip several values).
-            let probe = 0.clamp(min, max - 1);
+            let probe = if n < BISECT_FROM {
+                0.clamp(min, max - 1)
+            } else {
+                next_probe(min, max)
+            };
             let r = self.probe(b, probe);
             if r <= probe {
                 max = r;
@@ -202,6 +210,33 @@ impl Solver {
             }
         }
         Score(min)
+    }
+
+    /// The range of scores `b` (prepared, not over, the player to move unable to win at once)
+    /// may still have, before any probe: what the chips left allow, what the next move
+    /// allows (every move losing at once, or none), and the bounds the table already holds.
+    fn root_bounds(&self, b: Board) -> (i32, i32) {
+        let (area, n) = (b.shape().area() as i32, b.moves() as i32);
+        if b.safe_moves() == 0 {
+            let lost = -(area - n) / 2;
+            return (lost, lost);
+        }
+        if n >= area - 2 {
+            return (0, 0);
+        }
+        let mut min = -(area - 2 - n) / 2;
+        let mut max = (area - 1 - n) / 2;
+        let key = b.key();
+        let table = if area - n < NEAR_EMPTY {
+            &self.near
+        } else {
+            &self.table
+        };
+        if let Some((lo, hi)) = table.get(key) {
+            min = min.max(lo);
+            max = max.min(hi);
+        }
+        (min, max.max(min))
     }
 
     /// The score of `b` if the player to move drops a chip into `col` (playable), from the
@@ -297,6 +332,27 @@ impl Solver {
         self.nodes += nodes;
         result.into_inner()
     }
+}
+
+/// The value to probe next when the score lies in `min..=max` (`min < max`): the middle of
+/// the range, moved out to half of `min` or of `max` when that lies beyond it on the same side
+/// of 0. A probe far from the score is cheap, as nearly any line proves the bound; so the
+/// first probes of a position with a quick forced win land near its score, where probes
+/// stepping out from 0 paid for every value on the way (on positions that end within 14
+/// plies, several times the nodes of this order). Scores near 0 pay a little for it: the
+/// positions far from the end take about a tenth more nodes than when 0 was probed first.
+fn next_probe(min: i32, max: i32) -> i32 {
+    let mid = min + (max - min) / 2;
+    let probe = if mid <= 0 && min / 2 < mid {
+        min / 2
+    } else if mid >= 0 && max / 2 > mid {
+        max / 2
+    } else {
+        mid
+    };
+    // A probe at `max` could only confirm the bound: a null window at `v` splits the range
+    // into `..=v` and `v + 1..`.
+    probe.clamp(min, max - 1)
 }
 
 /// One thread's search of one probe.
