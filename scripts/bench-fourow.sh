@@ -289,14 +289,7 @@ if [ "${SEARCH:-0}" = 1 ]; then
     # The band of each line of a set: chips (end above 28, middle 14 to 28, begin below) and
     # plies left under perfect play (easy below 14, medium 14 to 27, hard 28 or more).
     banded() {
-        awk 'function left(m, s,   a, parity, before) {
-                 if (s == 0) return 42 - m
-                 a = s < 0 ? -s : s
-                 parity = (m + (s < 0)) % 2
-                 before = 42 - 2 * a
-                 if (before % 2 != parity) before++
-                 return before + 1 - m
-             }
+        awk "$(cat "$root/scripts/plies-left.awk")"'
              {
                  m = length($1); l = left(m, $2)
                  chips = m > 28 ? "end" : m >= 14 ? "middle" : "begin"

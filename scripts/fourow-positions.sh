@@ -44,18 +44,7 @@ band() {
 # scored ones whose plies left are LEFT_LO to LEFT_HI.
 filtered() {
     "$tomek" --quiet fourow score --random "$5" --stones "$3" --seed "$4" |
-        awk -v want="$2" -v lo="$6" -v hi="$7" '
-            # Plies left from a position of m chips scoring s (the README convention on 7x6):
-            # the winner plays its last chip onto 42 - 2|s| chips or one more, whichever has
-            # its parity.
-            function left(m, s,   a, parity, before) {
-                if (s == 0) return 42 - m
-                a = s < 0 ? -s : s
-                parity = (m + (s < 0)) % 2
-                before = 42 - 2 * a
-                if (before % 2 != parity) before++
-                return before + 1 - m
-            }
+        awk -v want="$2" -v lo="$6" -v hi="$7" "$(cat scripts/plies-left.awk)"'
             { l = left(length($1), $2) }
             l >= lo && l <= hi && kept < want { print; kept++ }' >"$out/$1.txt.tmp"
     local kept
