@@ -86,7 +86,7 @@ pub struct CountArgs {
     /// by default).
     #[arg(long, value_name = "N", required_unless_present = "values")]
     pub plies: Option<u32>,
-    /// Solve the board strongly (bdd method, at most 30 cells): the positions of each ply
+    /// Solve the board strongly (bdd method, at most 42 cells): the positions of each ply
     /// won, drawn and lost for the side to move, by backward induction from the last ply.
     /// Won, drawn and lost add up to the positions; terminal (the previous move made a four)
     /// counts the part of lost that is over already.
@@ -134,6 +134,12 @@ pub struct CountArgs {
     /// reading back the plies it saved; the files end as those of a run never stopped.
     #[arg(long, value_name = "DIR", requires = "values")]
     pub resume: Option<PathBuf>,
+    /// With --values: solve each ply piece by piece, by the heights of its first N columns,
+    /// so that only a piece and the pieces of the next ply it reaches are in memory (default:
+    /// 0 below 25 cells, 2 from 25 on). A resume keeps the number its solution was saved with.
+    #[arg(long, value_name = "N", requires = "values",
+          value_parser = super::number::<u32>(0, Some(64)))]
+    pub split: Option<u32>,
 }
 
 /// The board and the search's resources, shared by `explain` and `score`.
@@ -600,10 +606,13 @@ fn count_values(args: CountArgs, plies: u32) -> anyhow::Result<ExitCode> {
             ));
         }
     };
-    let result = match disk {
-        Some(disk) => values::save(args.cols, args.rows, memory_limit, disk, show),
-        None => values::solve(args.cols, args.rows, memory_limit, &[], show),
+    let settings = values::Settings {
+        cols: args.cols,
+        rows: args.rows,
+        memory_limit,
+        split: args.split,
     };
+    let result = values::solve_with(settings, &[], disk, show);
     if let Some((_, b)) = bar.into_inner().unwrap_or_else(PoisonError::into_inner) {
         b.finish_and_clear();
     }

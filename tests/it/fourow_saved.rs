@@ -148,19 +148,22 @@ fn a_saved_solution_agrees_with_the_search() {
 fn a_ply_file_round_trips_and_refuses_damage() {
     let dir = tempfile::tempdir().unwrap();
     save(4, 4, dir.path());
-    let layout = saved::read_manifest(dir.path()).unwrap();
+    let manifest = saved::read_manifest(dir.path()).unwrap();
+    assert_eq!(manifest.split, 0, "4×4 is solved whole");
+    let layout = manifest.layout;
     for ply in 0..=16 {
         for kind in [saved::Kind::Open, saved::Kind::Values] {
-            let path = kind.file(dir.path(), ply);
+            let path = kind.file(dir.path(), ply, &[]);
             let bytes = std::fs::read(&path).unwrap();
-            let file = saved::Diagrams::from_bytes(&bytes, &path, kind, layout, ply).unwrap();
+            let file =
+                saved::Diagrams::from_bytes(&bytes, &path, kind, layout, (ply, &[])).unwrap();
             assert_eq!(file.to_bytes(), bytes, "{}", path.display());
         }
     }
-    let path = saved::Kind::Values.file(dir.path(), 9);
+    let path = saved::Kind::Values.file(dir.path(), 9, &[]);
     let bytes = std::fs::read(&path).unwrap();
     let read = |b: &[u8]| {
-        saved::Diagrams::from_bytes(b, &path, saved::Kind::Values, layout, 9)
+        saved::Diagrams::from_bytes(b, &path, saved::Kind::Values, layout, (9, &[]))
             .unwrap_err()
             .to_string()
     };
@@ -299,4 +302,67 @@ fn damaged_or_foreign_solutions_exit_with_code_2_and_lose_nothing() {
         &empty,
         &["manifest.txt"],
     );
+}
+
+#[test]
+fn plies_solved_in_pieces_give_the_same_solution_and_resume_piece_by_piece() {
+    let (cols, rows) = (5, 4);
+    let mut asked = all_sequences(cols, rows, 4);
+    asked.extend(random_prefixes(cols, rows, 200, 7));
+    let settings = |split| values::Settings {
+        cols,
+        rows,
+        memory_limit: 1 << 30,
+        split: Some(split),
+    };
+    let whole = values::solve_with(settings(0), &asked, None, |_, _| {}).unwrap();
+    for split in 1..=3 {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("whole");
+        let disk = Disk {
+            dir: &dir,
+            resume: false,
+        };
+        let pieces = values::solve_with(settings(split), &asked, Some(disk), |_, _| {}).unwrap();
+        assert_eq!(counts(&pieces), counts(&whole), "split {split}");
+        assert_eq!(pieces.queries, whole.queries, "split {split}");
+        let in_memory = values::solve_with(settings(split), &asked, None, |_, _| {}).unwrap();
+        assert_eq!(in_memory.queries, whole.queries, "split {split}, in memory");
+        let mut solution = Saved::open(&dir).unwrap();
+        for (moves, want) in asked.iter().zip(&whole.queries) {
+            assert_eq!(
+                solution.value(moves).unwrap(),
+                *want,
+                "split {split} {moves:?}"
+            );
+        }
+        // A run stopped inside ply 9 of the backward pass: every third of its pieces and the
+        // pieces of the plies below are missing.
+        let saved = files(&dir);
+        let values: Vec<&String> = saved.keys().filter(|n| n.starts_with("values-")).collect();
+        assert!(
+            values.len() > 21,
+            "split {split}: {} values files",
+            values.len()
+        );
+        let stopped = root.path().join("stopped");
+        copy(&dir, &stopped);
+        let in_ply_9: Vec<&&String> = values
+            .iter()
+            .filter(|n| n.starts_with("values-09"))
+            .collect();
+        for name in values.iter().filter(|n| n.as_str() < "values-09") {
+            std::fs::remove_file(stopped.join(name)).unwrap();
+        }
+        for name in in_ply_9.iter().step_by(3) {
+            std::fs::remove_file(stopped.join(name)).unwrap();
+        }
+        let disk = Disk {
+            dir: &stopped,
+            resume: true,
+        };
+        let resumed = values::save(cols, rows, 1 << 30, disk, |_, _| {}).unwrap();
+        assert_eq!(counts(&resumed), counts(&whole), "split {split}, resumed");
+        assert!(files(&stopped) == saved, "split {split}: the files differ");
+    }
 }

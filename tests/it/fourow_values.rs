@@ -313,8 +313,8 @@ fn queries_name_bad_moves_and_unreachable_positions() {
         ),
         "{err}"
     );
-    let err = values::solve(7, 6, 1 << 30, &[], |_, _| {}).unwrap_err();
-    assert!(err.to_string().contains("up to 30 cells"), "{err}");
+    let err = values::solve(8, 6, 1 << 30, &[], |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("up to 42 cells"), "{err}");
 }
 
 #[test]
@@ -379,8 +379,14 @@ fn the_command_prints_the_values_of_every_ply() {
 #[test]
 fn the_command_refuses_boards_it_cannot_solve() {
     for args in [
-        &["fourow", "count", "--method", "bdd", "--values"][..],
+        &[
+            "fourow", "count", "--method", "bdd", "--values", "--cols", "8",
+        ][..],
         &["fourow", "count", "--values", "--cols", "4", "--rows", "4"],
+        &[
+            "fourow", "count", "--method", "bdd", "--values", "--cols", "4", "--rows", "4",
+            "--split", "5",
+        ],
         &[
             "fourow", "count", "--method", "bdd", "--values", "--cols", "4", "--rows", "4",
             "--plies", "17",
@@ -392,11 +398,13 @@ fn the_command_refuses_boards_it_cannot_solve() {
         assert!(!stderr.is_empty());
     }
     let out = tomek()
-        .args(["fourow", "count", "--method", "bdd", "--values"])
+        .args([
+            "fourow", "count", "--method", "bdd", "--values", "--cols", "7", "--rows", "7",
+        ])
         .output()
         .unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("up to 30 cells"), "{stderr}");
+    assert!(stderr.contains("up to 42 cells"), "{stderr}");
     let out = tomek()
         .args([
             "fourow",
@@ -405,9 +413,9 @@ fn the_command_refuses_boards_it_cannot_solve() {
             "bdd",
             "--values",
             "--cols",
-            "5",
+            "6",
             "--rows",
-            "5",
+            "6",
             "--memory-limit",
             "20M",
         ])

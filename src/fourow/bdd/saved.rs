@@ -1,23 +1,28 @@
 //! A strong solution on disk: the diagrams of every ply in files of their own, written as
-//! soon as the ply is done, so that a stopped run can go on from the last ply saved and a
+//! soon as they are done, so that a stopped run can go on from the last piece saved and a
 //! later program can answer positions without solving the board again.
 //!
 //! A solution is a directory:
 //!
 //! - `manifest.txt`: text, one `key = value` a line: the format and its version, the board,
-//!   the variable order, and a line per ply with the counts known so far. It is rewritten
-//!   (atomically) after every ply file.
+//!   the variable order, how plies are cut into pieces, and a line per ply with the counts
+//!   known so far. It is rewritten (atomically) after every ply.
 //! - `open-PP.bdd` (PP the ply, two digits or more): the open positions of the ply (no four on
 //!   the board), written by the forward pass. The backward pass reads each back when it
 //!   comes to its ply, so that the store holds one ply's open positions rather than all of
 //!   them, and a resume reads them rather than making them again.
-//! - `values-PP.bdd`: the won and the lost positions of the ply's open positions, for the side
-//!   to move, written by the backward pass. The other open positions are drawn, and the
-//!   positions of the ply that are not open (the previous move made a four) are lost.
+//! - `values-PP-H.bdd`: the won and the lost positions, for the side to move, of the ply's open
+//!   positions whose first `split` columns have the heights `H` (one digit a column, in base
+//!   36; `values-PP.bdd` when `split` is 0), written by the backward pass. The other open
+//!   positions are drawn, and the positions of the ply that are not open (the previous move
+//!   made a four) are lost. A ply is cut into these pieces because the children of a position
+//!   differ from it in one column's height: a piece needs only the pieces of the next ply with
+//!   the same heights or one of them one higher, so a ply is solved piece by piece with a
+//!   fraction of its diagrams in memory. Every piece has its file, empty ones included.
 //!
 //! Every file is written to a temporary file and renamed over its name once complete, so a
-//! ply file that exists is whole: a run that stops leaves the plies done and nothing else,
-//! and the files present, not the manifest, say what is done.
+//! file that exists is whole: a run that stops leaves the pieces done and nothing else, and
+//! the files present, not the manifest, say what is done.
 //!
 //! A `.bdd` file, every integer little-endian:
 //!
@@ -29,10 +34,12 @@
 //! | 16 | 4 | columns |
 //! | 20 | 4 | rows |
 //! | 24 | 4 | ply |
-//! | 28 | 4 | number of sets `S` |
-//! | 32 | 8 | number of nodes `N` |
-//! | 40 | 16 | two counts: open positions and all positions of the ply (kind 0); won and lost positions (kind 1) |
-//! | 56 | 4 `S` | root of each set |
+//! | 28 | 4 | columns the piece is cut by, `split` (0 for open positions) |
+//! | 32 | 4 | the piece: the heights of those columns, column `i` as digit `i` in base `rows + 1` |
+//! | 36 | 4 | number of sets `S` |
+//! | 40 | 8 | number of nodes `N` |
+//! | 48 | 16 | two counts: open positions and all positions of the ply (kind 0); won and lost positions (kind 1) |
+//! | 64 | 4 `S` | root of each set |
 //! | | 10 `N` | nodes: level (`u16`), low child, high child (`u32` each) |
 //! | | 8 | FNV-1a 64 of every byte before |
 //!
@@ -52,16 +59,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The version of the files and the manifest; a reader refuses any other.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"TOMEKBDD";
-const HEADER: usize = 56;
+const HEADER: usize = 64;
 const NODE: usize = 10;
 const MANIFEST: &str = "manifest.txt";
 const FORMAT: &str = "tomek fourow strong solution";
 
 /// What a ply file holds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// The ply's open positions.
     Open,
@@ -84,13 +91,23 @@ impl Kind {
         }
     }
 
-    /// The file of ply `ply` in a solution directory.
-    pub fn file(self, dir: &Path, ply: u32) -> PathBuf {
+    /// The file of ply `ply` in a solution directory, of the piece whose first columns have
+    /// the heights `piece` (none for open positions, which are kept whole).
+    pub fn file(self, dir: &Path, ply: u32, piece: &[u8]) -> PathBuf {
         let stem = match self {
             Kind::Open => "open",
             Kind::Values => "values",
         };
-        dir.join(format!("{stem}-{ply:02}.bdd"))
+        let mut name = format!("{stem}-{ply:02}");
+        if !piece.is_empty() {
+            name.push('-');
+            name.extend(
+                piece
+                    .iter()
+                    .map(|&h| char::from_digit(u32::from(h), 36).expect("a height below 36")),
+            );
+        }
+        dir.join(name + ".bdd")
     }
 }
 
@@ -160,17 +177,21 @@ pub struct Diagrams {
     /// Open positions and all positions of the ply ([`Kind::Open`]), or won and lost
     /// positions ([`Kind::Values`]).
     pub counts: [u64; 2],
+    /// The heights of the first columns of every position of the piece (empty for the
+    /// whole ply).
+    pub piece: Vec<u8>,
     roots: Vec<u32>,
     nodes: Vec<FileNode>,
 }
 
 impl Diagrams {
-    /// Takes the sets `roots` out of `store`, in the canonical order of the file.
+    /// Takes the sets `roots` (of the piece `piece` of the ply) out of `store`, in the
+    /// canonical order of the file.
     pub fn from_store(
         store: &Store,
         kind: Kind,
         layout: Layout,
-        ply: u32,
+        (ply, piece): (u32, &[u8]),
         roots: &[Ref],
         counts: [u64; 2],
     ) -> Diagrams {
@@ -211,6 +232,7 @@ impl Diagrams {
             layout,
             ply,
             counts,
+            piece: piece.to_vec(),
             roots: roots.iter().map(|&r| file_ref(&index, r)).collect(),
             nodes,
         }
@@ -270,6 +292,8 @@ impl Diagrams {
             self.layout.cols,
             self.layout.rows,
             self.ply,
+            self.piece.len() as u32,
+            piece_index(self.layout, &self.piece),
             sets as u32,
         ] {
             b.extend_from_slice(&v.to_le_bytes());
@@ -298,7 +322,7 @@ impl Diagrams {
         path: &Path,
         kind: Kind,
         layout: Layout,
-        ply: u32,
+        (ply, piece): (u32, &[u8]),
     ) -> Result<Diagrams, Error> {
         let corrupt = |reason: String| Error::Corrupt {
             path: path.to_path_buf(),
@@ -323,15 +347,24 @@ impl Diagrams {
                 "checksum mismatch: the file is truncated or altered".into(),
             ));
         }
-        let (code, cols, rows, at_ply, sets) = (word(12), word(16), word(20), word(24), word(28));
-        let count = long(32);
-        if code != kind.code() || cols != layout.cols || rows != layout.rows || at_ply != ply {
+        let (code, cols, rows, at_ply) = (word(12), word(16), word(20), word(24));
+        let (split, index, sets) = (word(28), word(32), word(36));
+        let count = long(40);
+        let want = (piece.len() as u32, piece_index(layout, piece));
+        if code != kind.code()
+            || cols != layout.cols
+            || rows != layout.rows
+            || at_ply != ply
+            || (split, index) != want
+        {
             return Err(Error::Mismatch {
                 path: path.to_path_buf(),
                 reason: format!(
-                    "holds kind {code} of ply {at_ply} of a {cols}×{rows} board, not kind {} of \
-                     ply {ply} of {}×{}",
+                    "holds kind {code} of ply {at_ply} (piece {index} of {split} columns) of a \
+                     {cols}×{rows} board, not kind {} of ply {ply} (piece {} of {}) of {}×{}",
                     kind.code(),
+                    want.1,
+                    want.0,
                     layout.cols,
                     layout.rows
                 ),
@@ -347,7 +380,7 @@ impl Diagrams {
                 bytes.len()
             )));
         }
-        let counts = [long(40), long(48)];
+        let counts = [long(48), long(56)];
         let roots: Vec<u32> = (0..sets).map(|i| word(HEADER + 4 * i)).collect();
         let start = HEADER + 4 * sets;
         let levels = layout.levels();
@@ -388,6 +421,7 @@ impl Diagrams {
             layout,
             ply,
             counts,
+            piece: piece.to_vec(),
             roots,
             nodes,
         })
@@ -395,17 +429,23 @@ impl Diagrams {
 
     /// Writes the file of its ply into `dir`, atomically.
     pub fn write(&self, dir: &Path) -> Result<(), Error> {
-        let path = self.kind.file(dir, self.ply);
+        let path = self.kind.file(dir, self.ply, &self.piece);
         let mut file = AtomicFile::create(&path).map_err(io(&path))?;
         file.write_all(&self.to_bytes()).map_err(io(&path))?;
         file.commit().map_err(io(&path))
     }
 
-    /// Reads the file of ply `ply` and kind `kind` from `dir`; `Ok(None)` when there is none.
-    pub fn read(dir: &Path, kind: Kind, layout: Layout, ply: u32) -> Result<Option<Self>, Error> {
-        let path = kind.file(dir, ply);
+    /// Reads the file of kind `kind` of ply `ply` (and piece `piece`) from `dir`; `Ok(None)`
+    /// when there is none.
+    pub fn read(
+        dir: &Path,
+        kind: Kind,
+        layout: Layout,
+        (ply, piece): (u32, &[u8]),
+    ) -> Result<Option<Self>, Error> {
+        let path = kind.file(dir, ply, piece);
         match std::fs::read(&path) {
-            Ok(bytes) => Diagrams::from_bytes(&bytes, &path, kind, layout, ply).map(Some),
+            Ok(bytes) => Diagrams::from_bytes(&bytes, &path, kind, layout, (ply, piece)).map(Some),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io(&path)(e)),
         }
@@ -414,13 +454,50 @@ impl Diagrams {
 
 /// Checks every ply file in `dir` of a solution of `layout` (checksum, form, board, ply and
 /// kind), so that a resume stops on a bad file before it writes anything.
-pub fn verify(dir: &Path, layout: Layout) -> Result<(), Error> {
+pub fn verify(dir: &Path, manifest: Manifest) -> Result<(), Error> {
+    let Manifest { layout, split } = manifest;
     for ply in 0..=layout.cols * layout.rows {
-        for kind in [Kind::Open, Kind::Values] {
-            Diagrams::read(dir, kind, layout, ply)?;
+        Diagrams::read(dir, Kind::Open, layout, (ply, &[]))?;
+        for piece in pieces(layout, split, ply) {
+            Diagrams::read(dir, Kind::Values, layout, (ply, &piece))?;
         }
     }
     Ok(())
+}
+
+/// The index of a piece in a file's header: the height of column `i` as digit `i` in base
+/// `rows + 1`.
+fn piece_index(layout: Layout, piece: &[u8]) -> u32 {
+    piece
+        .iter()
+        .rev()
+        .fold(0, |index, &h| index * (layout.rows + 1) + u32::from(h))
+}
+
+/// The pieces of ply `ply` when plies are cut by the heights of their first `split` columns:
+/// every list of `split` heights that positions of the ply can have (the other columns hold
+/// the rest of the ply's chips), in lexicographic order.
+pub fn pieces(layout: Layout, split: u32, ply: u32) -> Vec<Vec<u8>> {
+    let rest = (layout.cols - split) * layout.rows;
+    let mut out = Vec::new();
+    let mut piece = vec![0u8; split as usize];
+    loop {
+        let sum: u32 = piece.iter().map(|&h| u32::from(h)).sum();
+        if sum <= ply && ply - sum <= rest {
+            out.push(piece.clone());
+        }
+        // The next list of heights, the last column counting fastest.
+        let Some(i) = piece.iter().rposition(|&h| u32::from(h) < layout.rows) else {
+            return out;
+        };
+        piece[i] += 1;
+        piece[i + 1..].fill(0);
+    }
+}
+
+/// The heights of the first `split` columns of a position, given the heights of all of them.
+pub fn piece_of(heights: &[u8], split: u32) -> &[u8] {
+    &heights[..split as usize]
 }
 
 /// The counts of one ply known so far, for the manifest.
@@ -436,15 +513,18 @@ pub struct PlyCounts {
 
 /// The manifest of a solution of the board `layout`, with the plies known so far (index =
 /// ply).
-pub fn manifest_text(layout: Layout, plies: &[Option<PlyCounts>]) -> String {
+pub fn manifest_text(manifest: Manifest, plies: &[Option<PlyCounts>]) -> String {
+    let Manifest { layout, split } = manifest;
     let mut s = format!(
         "format = {FORMAT}\nversion = {VERSION}\ncolumns = {}\nrows = {}\ncells = {}\n\
          variables = {}\n\
          encoding = columns left to right, rows + 1 variables each from the top bit down; a \
          column of height h has bit h set, the bits above clear and below the colours of its \
          chips (set for the first player)\n\
-         files = open-PP.bdd: the open positions of ply PP; values-PP.bdd: its won and lost \
-         open positions for the side to move\n\
+         split = {split}\n\
+         files = open-PP.bdd: the open positions of ply PP; values-PP-H.bdd: the won and lost \
+         open positions for the side to move of ply PP whose first `split` columns have the \
+         heights H (a digit each, base 36; values-PP.bdd when split is 0)\n\
          checksum = FNV-1a 64, the last 8 bytes of each file\n\
          counts = positions terminal won drawn lost (won + drawn + lost = positions; terminal, \
          the previous move made a four, is part of lost)\n",
@@ -468,12 +548,12 @@ pub fn manifest_text(layout: Layout, plies: &[Option<PlyCounts>]) -> String {
 /// Writes the manifest into `dir`, atomically.
 pub fn write_manifest(
     dir: &Path,
-    layout: Layout,
+    manifest: Manifest,
     plies: &[Option<PlyCounts>],
 ) -> Result<(), Error> {
     let path = dir.join(MANIFEST);
     let mut file = AtomicFile::create(&path).map_err(io(&path))?;
-    file.write_all(manifest_text(layout, plies).as_bytes())
+    file.write_all(manifest_text(manifest, plies).as_bytes())
         .map_err(io(&path))?;
     file.commit().map_err(io(&path))
 }
@@ -483,9 +563,19 @@ pub fn has_manifest(dir: &Path) -> bool {
     dir.join(MANIFEST).exists()
 }
 
-/// Reads the board of the solution in `dir` from its manifest, refusing another format or
-/// version.
-pub fn read_manifest(dir: &Path) -> Result<Layout, Error> {
+/// What a manifest says of its solution's files: the board, and the columns its plies are cut
+/// by.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    /// The board.
+    pub layout: Layout,
+    /// The values of a ply are kept in pieces by the heights of this many first columns.
+    pub split: u32,
+}
+
+/// Reads the board of the solution in `dir` and how its plies are cut from its manifest,
+/// refusing another format or version.
+pub fn read_manifest(dir: &Path) -> Result<Manifest, Error> {
     let path = dir.join(MANIFEST);
     let text = std::fs::read_to_string(&path).map_err(io(&path))?;
     let corrupt = |reason: String| Error::Corrupt {
@@ -515,10 +605,16 @@ pub fn read_manifest(dir: &Path) -> Result<Layout, Error> {
             .filter(|&n| (1..=64).contains(&n))
             .ok_or_else(|| corrupt(format!("no valid `{key}`")))
     };
-    Ok(Layout {
+    let layout = Layout {
         cols: number("columns")?,
         rows: number("rows")?,
-    })
+    };
+    let split = fields
+        .get("split")
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &u32| n <= layout.cols && layout.rows < 36)
+        .ok_or_else(|| corrupt("no valid `split`".into()))?;
+    Ok(Manifest { layout, split })
 }
 
 /// Why a position cannot be looked up in a saved solution.
@@ -550,8 +646,8 @@ pub enum LookupError {
 /// about, and kept.
 pub struct Saved {
     dir: PathBuf,
-    layout: Layout,
-    files: std::collections::HashMap<(u32, u32), Diagrams>,
+    manifest: Manifest,
+    files: std::collections::HashMap<(u32, u32, Vec<u8>), Diagrams>,
 }
 
 impl Saved {
@@ -559,26 +655,27 @@ impl Saved {
     pub fn open(dir: &Path) -> Result<Saved, Error> {
         Ok(Saved {
             dir: dir.to_path_buf(),
-            layout: read_manifest(dir)?,
+            manifest: read_manifest(dir)?,
             files: std::collections::HashMap::new(),
         })
     }
 
     /// The board solved.
     pub fn layout(&self) -> Layout {
-        self.layout
+        self.manifest.layout
     }
 
-    fn file(&mut self, kind: Kind, ply: u32) -> Result<&Diagrams, LookupError> {
-        let key = (kind.code(), ply);
+    fn file(&mut self, kind: Kind, ply: u32, piece: &[u8]) -> Result<&Diagrams, LookupError> {
+        let key = (kind.code(), ply, piece.to_vec());
         if !self.files.contains_key(&key) {
-            let Some(file) = Diagrams::read(&self.dir, kind, self.layout, ply)? else {
+            let layout = self.manifest.layout;
+            let Some(file) = Diagrams::read(&self.dir, kind, layout, (ply, piece))? else {
                 return Err(LookupError::Unsolved {
-                    path: kind.file(&self.dir, ply),
+                    path: kind.file(&self.dir, ply, piece),
                     ply,
                 });
             };
-            self.files.insert(key, file);
+            self.files.insert(key.clone(), file);
         }
         Ok(&self.files[&key])
     }
@@ -586,13 +683,14 @@ impl Saved {
     /// The variables of the position whose columns hold `columns` (bottom chip first, `true`
     /// for the first player's).
     fn bits(&self, columns: &[Vec<bool>]) -> Vec<bool> {
-        let mut bits = vec![false; self.layout.levels() as usize];
+        let layout = self.manifest.layout;
+        let mut bits = vec![false; layout.levels() as usize];
         for (col, chips) in columns.iter().enumerate() {
             let col = col as u32;
             for (row, &first) in chips.iter().enumerate() {
-                bits[self.layout.level(col, row as u32) as usize] = first;
+                bits[layout.level(col, row as u32) as usize] = first;
             }
-            bits[self.layout.level(col, chips.len() as u32) as usize] = true;
+            bits[layout.level(col, chips.len() as u32) as usize] = true;
         }
         bits
     }
@@ -607,7 +705,7 @@ impl Saved {
     /// mover's top chips leaves an open position of the ply before.
     pub fn value(&mut self, moves: &[u8]) -> Result<Option<super::values::Value>, LookupError> {
         use super::values::Value;
-        let Layout { cols, rows } = self.layout;
+        let Layout { cols, rows } = self.manifest.layout;
         let mut columns: Vec<Vec<bool>> = vec![Vec::new(); cols as usize];
         for (i, &col) in moves.iter().enumerate() {
             match columns.get_mut(col as usize) {
@@ -622,8 +720,10 @@ impl Saved {
         }
         let ply = moves.len() as u32;
         let bits = self.bits(&columns);
-        if self.file(Kind::Open, ply)?.contains(0, &bits) {
-            let values = self.file(Kind::Values, ply)?;
+        if self.file(Kind::Open, ply, &[])?.contains(0, &bits) {
+            let heights: Vec<u8> = columns.iter().map(|c| c.len() as u8).collect();
+            let piece = piece_of(&heights, self.manifest.split);
+            let values = self.file(Kind::Values, ply, piece)?;
             return Ok(Some(if values.contains(0, &bits) {
                 Value::Won
             } else if values.contains(1, &bits) {
@@ -641,7 +741,7 @@ impl Saved {
                 columns[col].pop();
                 let before = self.bits(&columns);
                 columns[col].push(mover);
-                if self.file(Kind::Open, ply - 1)?.contains(0, &before) {
+                if self.file(Kind::Open, ply - 1, &[])?.contains(0, &before) {
                     return Ok(Some(Value::Lost));
                 }
             }

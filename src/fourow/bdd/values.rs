@@ -20,9 +20,11 @@
 //! split.
 
 use super::encoding::{Image, Layout};
-use super::saved::{self, Diagrams, Kind, PlyCounts};
-use super::store::{FALSE, Ref, Store};
+use super::saved::{self, Diagrams, Kind, Manifest, PlyCounts};
+use super::store::{FALSE, Ref, Store, TRUE};
 use super::{Cost, Error, Progress};
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -30,7 +32,7 @@ use std::time::{Duration, Instant};
 
 /// The largest board solved, in cells: the diagrams of the won and lost positions grow much
 /// faster with the board than those of the positions themselves.
-pub const MAX_CELLS: u32 = 30;
+pub const MAX_CELLS: u32 = 42;
 
 /// The value of a position for the side to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -99,6 +101,14 @@ pub enum SolveError {
     /// A saved solution could not be written or read.
     #[error(transparent)]
     Saved(#[from] saved::Error),
+    /// More columns to cut the plies by than the board has.
+    #[error("plies cannot be cut by {split} columns on a board of {cols}")]
+    Split {
+        /// Columns asked for.
+        split: u32,
+        /// Columns of the board.
+        cols: u32,
+    },
     /// `--save` into a directory that holds a solution already.
     #[error(
         "{} holds a solution already: resume it, or save into another directory",
@@ -124,6 +134,7 @@ pub enum SolveError {
 struct Query {
     ply: u32,
     bits: Vec<bool>,
+    heights: Vec<u8>,
 }
 
 /// Where a solution is saved ply by ply ([`saved`]), and whether the run goes on from the
@@ -167,6 +178,7 @@ fn encode(layout: Layout, index: usize, moves: &[u8]) -> Result<Query, SolveErro
     Ok(Query {
         ply: moves.len() as u32,
         bits,
+        heights: columns.iter().map(|c| c.len() as u8).collect(),
     })
 }
 
@@ -181,7 +193,13 @@ pub fn solve(
     queries: &[Vec<u8>],
     progress: impl FnMut(bool, Progress) + Send,
 ) -> Result<Solution, SolveError> {
-    solve_on(cols, rows, memory_limit, queries, None, progress)
+    let settings = Settings {
+        cols,
+        rows,
+        memory_limit,
+        split: None,
+    };
+    solve_with(settings, queries, None, progress)
 }
 
 /// Solves the board as [`solve`] does and saves every ply into `disk.dir` as soon as it is
@@ -199,25 +217,141 @@ pub fn save(
     disk: Disk<'_>,
     progress: impl FnMut(bool, Progress) + Send,
 ) -> Result<Solution, SolveError> {
-    solve_on(cols, rows, memory_limit, &[], Some(disk), progress)
+    let settings = Settings {
+        cols,
+        rows,
+        memory_limit,
+        split: None,
+    };
+    solve_with(settings, &[], Some(disk), progress)
 }
 
-fn solve_on(
-    cols: u32,
-    rows: u32,
-    memory_limit: usize,
+/// How a strong solution is made.
+#[derive(Copy, Clone, Debug)]
+pub struct Settings {
+    /// Number of columns.
+    pub cols: u32,
+    /// Number of rows.
+    pub rows: u32,
+    /// Bytes the diagrams in memory may use at most.
+    pub memory_limit: usize,
+    /// The plies are solved piece by piece, by the heights of this many first columns
+    /// ([`saved`]); `None` for [`default_split`].
+    pub split: Option<u32>,
+}
+
+/// The columns a ply is cut by when nothing else is asked: none on small boards, where a ply
+/// is solved whole in a moment, and two from 25 cells on, where the diagrams of a whole ply
+/// would outgrow the memory of a small machine.
+pub fn default_split(cols: u32, rows: u32) -> u32 {
+    if cols * rows < 25 { 0 } else { 2.min(cols) }
+}
+
+/// Where finished diagrams are kept: the files of a saved solution, or memory.
+enum Shelf<'a> {
+    Disk(&'a Path),
+    Memory(HashMap<(Kind, u32, Vec<u8>), Diagrams>),
+}
+
+impl Shelf<'_> {
+    fn put(&mut self, file: Diagrams) -> Result<(), saved::Error> {
+        match self {
+            Shelf::Disk(dir) => file.write(dir),
+            Shelf::Memory(files) => {
+                files.insert((file.kind, file.ply, file.piece.clone()), file);
+                Ok(())
+            }
+        }
+    }
+
+    fn get(
+        &self,
+        kind: Kind,
+        layout: Layout,
+        at: (u32, &[u8]),
+    ) -> Result<Option<Cow<'_, Diagrams>>, saved::Error> {
+        match self {
+            Shelf::Disk(dir) => Ok(Diagrams::read(dir, kind, layout, at)?.map(Cow::Owned)),
+            Shelf::Memory(files) => Ok(files.get(&(kind, at.0, at.1.to_vec())).map(Cow::Borrowed)),
+        }
+    }
+
+    /// A file that an earlier step wrote and this one needs.
+    fn need(
+        &self,
+        kind: Kind,
+        layout: Layout,
+        at: (u32, &[u8]),
+    ) -> Result<Cow<'_, Diagrams>, saved::Error> {
+        self.get(kind, layout, at)?.ok_or_else(|| {
+            let path = match self {
+                Shelf::Disk(dir) => kind.file(dir, at.0, at.1),
+                Shelf::Memory(_) => kind.file(Path::new("(memory)"), at.0, at.1),
+            };
+            saved::Error::Corrupt {
+                path,
+                reason: "missing: an earlier step of the run writes it".into(),
+            }
+        })
+    }
+
+    /// Forgets the files of a ply that no later step needs (in memory only).
+    fn forget(&mut self, kind: Kind, ply: u32) {
+        if let Shelf::Memory(files) = self {
+            files.retain(|(k, p, _), _| (*k, *p) != (kind, ply));
+        }
+    }
+}
+
+/// The positions whose first columns have the heights `piece`: in each such column, the bits
+/// above the height clear and the marker set; every other bit free.
+fn piece_cube(store: &mut Store, layout: Layout, piece: &[u8]) -> Ref {
+    store.run(64, |s| {
+        let mut r = TRUE;
+        for (col, &h) in piece.iter().enumerate().rev() {
+            let col = col as u32;
+            let h = u32::from(h);
+            r = s.mk(layout.level(col, h), FALSE, r);
+            for bit in h + 1..=layout.rows {
+                r = s.mk(layout.level(col, bit), r, FALSE);
+            }
+        }
+        r
+    })
+}
+
+/// Solves the board as `settings` say, answering `queries` as [`solve`] does, and saving the
+/// solution into `disk` as [`save`] does when it is given.
+pub fn solve_with(
+    settings: Settings,
     queries: &[Vec<u8>],
     disk: Option<Disk<'_>>,
     progress: impl FnMut(bool, Progress) + Send,
 ) -> Result<Solution, SolveError> {
+    let Settings {
+        cols,
+        rows,
+        memory_limit,
+        split,
+    } = settings;
     if !(1..=64).contains(&cols) || !(1..=64).contains(&rows) {
         return Err(Error::Board { cols, rows }.into());
     }
     if cols * rows > MAX_CELLS {
         return Err(SolveError::TooLarge { cols, rows });
     }
+    // A resume goes on with the pieces its solution was saved in, unless told otherwise.
+    let split = match (split, disk) {
+        (Some(split), _) => split,
+        (None, Some(d)) if d.resume => saved::read_manifest(d.dir)?.split,
+        (None, _) => default_split(cols, rows),
+    };
+    if split > cols {
+        return Err(SolveError::Split { split, cols });
+    }
     let cells = cols * rows;
     let layout = Layout { cols, rows };
+    let manifest = Manifest { layout, split };
     let queries = queries
         .iter()
         .enumerate()
@@ -236,46 +370,59 @@ fn solve_on(
     if store.overflowed() {
         return Err(out_of_memory(0).into());
     }
-    // The counts saved so far, for the manifest; whether the forward plies are still read
-    // back from the disk (only the first run of plies found there is).
+    // The counts saved so far, for the manifest; whether the files found are read back (on a
+    // resume: the forward pass reads only the first run of open plies found).
     let mut saved_counts: Vec<Option<PlyCounts>> = vec![None; cells as usize + 1];
-    let mut reload = false;
-    // With the plies on disk, only one ply's open positions stay in the store: the backward
-    // pass reads each back from its file, so the store never holds them all at once.
-    let one_ply = disk.is_some();
+    let resume = disk.is_some_and(|d| d.resume);
+    let mut reload = resume;
+    let mut shelf = match disk {
+        Some(d) => Shelf::Disk(d.dir),
+        None => Shelf::Memory(HashMap::new()),
+    };
+    let write_manifest = |counts: &[Option<PlyCounts>]| match disk {
+        Some(d) => saved::write_manifest(d.dir, manifest, counts),
+        None => Ok(()),
+    };
     if let Some(d) = disk {
         if d.resume {
             let found = saved::read_manifest(d.dir)?;
-            if found != layout {
+            if found != manifest {
                 return Err(saved::Error::Mismatch {
                     path: d.dir.join("manifest.txt"),
                     reason: format!(
-                        "a solution of the {}×{} board, not of {cols}×{rows}",
-                        found.cols, found.rows
+                        "a solution of the {}×{} board cut by {} columns, not of {cols}×{rows} \
+                         cut by {split}",
+                        found.layout.cols, found.layout.rows, found.split
                     ),
                 }
                 .into());
             }
-            saved::verify(d.dir, layout)?;
-            reload = true;
+            saved::verify(d.dir, manifest)?;
         } else if saved::has_manifest(d.dir) {
             return Err(SolveError::Exists {
                 dir: d.dir.to_path_buf(),
             });
         }
-        saved_counts[0] = Some(PlyCounts {
-            positions: 1,
-            terminal: 0,
-            values: None,
-        });
-        if !(reload && Diagrams::read(d.dir, Kind::Open, layout, 0)?.is_some()) {
-            Diagrams::from_store(&store, Kind::Open, layout, 0, &[empty], [1, 1]).write(d.dir)?;
-            reload = false;
-        }
-        saved::write_manifest(d.dir, layout, &saved_counts)?;
     }
-    // roots: the open positions of plies 0 to `opens`, then the two sets of fours.
-    let mut roots = vec![empty, x_wins, o_wins];
+    saved_counts[0] = Some(PlyCounts {
+        positions: 1,
+        terminal: 0,
+        values: None,
+    });
+    if !(reload && shelf.get(Kind::Open, layout, (0, &[]))?.is_some()) {
+        shelf.put(Diagrams::from_store(
+            &store,
+            Kind::Open,
+            layout,
+            (0, &[]),
+            &[empty],
+            [1, 1],
+        ))?;
+        reload = false;
+    }
+    write_manifest(&saved_counts)?;
+    // The store keeps the open positions of the ply being made and the two sets of fours.
+    let mut roots = [empty, x_wins, o_wins];
     let mut rows_done = vec![Values {
         ply: 0,
         positions: 1,
@@ -315,11 +462,11 @@ fn solve_on(
                 );
             }
         };
-        let n = roots.len();
-        let (before, x_wins, o_wins) = (roots[n - 3], roots[n - 2], roots[n - 1]);
-        let found = match disk {
-            Some(d) if reload => Diagrams::read(d.dir, Kind::Open, layout, ply)?,
-            _ => None,
+        let [before, x_wins, o_wins] = roots;
+        let found = if reload {
+            shelf.get(Kind::Open, layout, (ply, &[]))?
+        } else {
+            None
         };
         reload = found.is_some();
         let (still, open, positions) = if let Some(file) = found {
@@ -348,31 +495,23 @@ fn solve_on(
             let counts = count(&mut store, &[all, still], ply)?;
             (still, counts[1], counts[0])
         };
-        roots.truncate(n - 2);
-        roots.extend([still, x_wins, o_wins]);
-        if one_ply {
-            roots.remove(n - 3);
+        roots = store.compact([still, x_wins, o_wins]);
+        if !reload {
+            shelf.put(Diagrams::from_store(
+                &store,
+                Kind::Open,
+                layout,
+                (ply, &[]),
+                &[roots[0]],
+                [open, positions],
+            ))?;
         }
-        store.compact_all(&mut roots);
-        if let Some(d) = disk {
-            if !reload {
-                let file = Diagrams::from_store(
-                    &store,
-                    Kind::Open,
-                    layout,
-                    ply,
-                    &[roots[roots.len() - 3]],
-                    [open, positions],
-                );
-                file.write(d.dir)?;
-            }
-            saved_counts[ply as usize] = Some(PlyCounts {
-                positions,
-                terminal: positions - open,
-                values: None,
-            });
-            saved::write_manifest(d.dir, layout, &saved_counts)?;
-        }
+        saved_counts[ply as usize] = Some(PlyCounts {
+            positions,
+            terminal: positions - open,
+            values: None,
+        });
+        write_manifest(&saved_counts)?;
         open_counts.push(open);
         rows_done.push(Values {
             ply,
@@ -385,38 +524,8 @@ fn solve_on(
             forward: clock.elapsed(),
         });
     }
-    // The positions with a move into a four, for each player to move.
-    let mut opens = roots;
-    let o_wins = opens.pop().expect("the fours of the second player");
-    let x_wins = opens.pop().expect("the fours of the first player");
-    let clock = Instant::now();
-    let show = |s: &Store| {
-        if let Ok(mut progress) = progress.try_lock() {
-            progress(
-                true,
-                Progress {
-                    ply: cells,
-                    nodes: s.len(),
-                    bytes: s.bytes(),
-                },
-            );
-        }
-    };
-    let x_threats = store.run(store.len(), |s| {
-        Image::preimage(s, layout, true, &show).of(x_wins)
-    });
-    let o_threats = store.run(store.len(), |s| {
-        Image::preimage(s, layout, false, &show).of(o_wins)
-    });
-    if store.overflowed() {
-        return Err(out_of_memory(cells).into());
-    }
-    // The full boards are drawn (no won or lost open position at the last ply).
-    let last_nodes = store.size(opens[opens.len() - 1]);
-    opens.pop();
-    opens.extend([FALSE, FALSE, x_threats, o_threats]);
-    store.compact_all(&mut opens);
-    let threats_time = clock.elapsed();
+    let [_, x_wins, o_wins] = roots;
+    let mut roots = store.compact([x_wins, o_wins]).to_vec();
     let mut costs = vec![
         Cost {
             nodes: 0,
@@ -425,73 +534,31 @@ fn solve_on(
         };
         cells as usize + 1
     ];
-    // The last ply: the full boards with no four are drawn.
-    {
-        let last = &mut rows_done[cells as usize];
-        last.drawn = open_counts[cells as usize];
-        last.elapsed += threats_time;
-        costs[cells as usize] = Cost {
-            nodes: 2,
-            all_nodes: last_nodes,
-            peak_bytes: store.peak_bytes(),
-        };
+    // The last ply: the full boards with no four are drawn, so every piece is empty.
+    for piece in saved::pieces(layout, split, cells) {
+        if !(resume && shelf.get(Kind::Values, layout, (cells, &piece))?.is_some()) {
+            shelf.put(Diagrams::from_store(
+                &store,
+                Kind::Values,
+                layout,
+                (cells, &piece),
+                &[FALSE, FALSE],
+                [0, 0],
+            ))?;
+        }
     }
+    rows_done[cells as usize].drawn = open_counts[cells as usize];
+    costs[cells as usize].nodes = 2;
     for (answer, q) in answers.iter_mut().zip(&queries) {
         if q.ply == cells && answer.is_none() {
             *answer = Some(Some(Value::Drawn));
         }
     }
-    // The backward pass goes on below the plies solved already: on a resume, the run of
-    // values files found from the last ply down.
-    let mut solved_from = cells;
-    if let Some(d) = disk {
-        let mut lowest = None;
-        if d.resume {
-            for ply in (0..=cells).rev() {
-                let Some(file) = Diagrams::read(d.dir, Kind::Values, layout, ply)? else {
-                    break;
-                };
-                let [won, lost] = file.counts;
-                let open = open_counts[ply as usize];
-                if won + lost > open {
-                    return Err(saved::Error::Corrupt {
-                        path: Kind::Values.file(d.dir, ply),
-                        reason: format!("{won} won and {lost} lost of {open} open positions"),
-                    }
-                    .into());
-                }
-                let row = &mut rows_done[ply as usize];
-                row.won = won;
-                row.lost = row.terminal + lost;
-                row.drawn = open - won - lost;
-                solved_from = ply;
-                lowest = Some(file);
-            }
-        }
-        let found = lowest.is_some();
-        if let Some(file) = lowest.filter(|_| solved_from < cells) {
-            let Some(sets) = file.to_store(&mut store) else {
-                return Err(out_of_memory(solved_from).into());
-            };
-            let n = opens.len();
-            let threats = [opens[n - 2], opens[n - 1]];
-            opens.truncate(if one_ply { 0 } else { solved_from as usize });
-            opens.extend([sets[0], sets[1]]);
-            opens.extend(threats);
-            store.compact_all(&mut opens);
-        } else if !found {
-            Diagrams::from_store(&store, Kind::Values, layout, cells, &[FALSE, FALSE], [0, 0])
-                .write(d.dir)?;
-        }
-        for ply in solved_from..=cells {
-            let row = &rows_done[ply as usize];
-            if let Some(c) = saved_counts[ply as usize].as_mut() {
-                c.values = Some([row.won, row.drawn, row.lost]);
-            }
-        }
-        saved::write_manifest(d.dir, layout, &saved_counts)?;
+    if let Some(c) = saved_counts[cells as usize].as_mut() {
+        c.values = Some([0, open_counts[cells as usize], c.terminal]);
     }
-    for ply in (0..solved_from).rev() {
+    write_manifest(&saved_counts)?;
+    for ply in (0..cells).rev() {
         let clock = Instant::now();
         store.reset_peak();
         let first = ply % 2 == 0;
@@ -507,82 +574,148 @@ fn solve_on(
                 );
             }
         };
-        if let (true, Some(d)) = (one_ply, disk) {
-            let Some(file) = Diagrams::read(d.dir, Kind::Open, layout, ply)? else {
-                return Err(saved::Error::Corrupt {
-                    path: Kind::Open.file(d.dir, ply),
-                    reason: "missing: it was written on the forward pass".into(),
-                }
-                .into());
+        let mut totals = [0u64; 2];
+        let mut nodes = 0;
+        let mut todo = Vec::new();
+        for piece in saved::pieces(layout, split, ply) {
+            let found = if resume {
+                shelf.get(Kind::Values, layout, (ply, &piece))?
+            } else {
+                None
             };
+            match found {
+                Some(file) => {
+                    totals[0] += file.counts[0];
+                    totals[1] += file.counts[1];
+                    nodes += file.nodes();
+                }
+                None => todo.push(piece),
+            }
+        }
+        let mut all_nodes = 0;
+        if !todo.is_empty() {
+            let file = shelf.need(Kind::Open, layout, (ply, &[]))?;
             let Some(sets) = file.to_store(&mut store) else {
                 return Err(out_of_memory(ply).into());
             };
-            let at = opens.len() - 4;
-            opens.insert(at, sets[0]);
+            drop(file);
+            roots.truncate(2);
+            roots.push(sets[0]);
+            all_nodes = store.size(sets[0]);
         }
-        // opens: the open positions of plies 0 to ply (of ply only, with the plies on disk),
-        // the won and lost open positions of ply + 1, the two threat sets.
-        let n = opens.len();
-        let [open, won_next, lost_next, x_threats, o_threats] =
-            [n - 5, n - 4, n - 3, n - 2, n - 1].map(|i| opens[i]);
-        let threats = if first { x_threats } else { o_threats };
-        let imm = store.run(store.len() / 4, |s| s.and(open, threats));
-        let won = store.run(store.len() / 2, |s| {
-            let more = Predecessors::new(s, layout, first, &show).of(lost_next, open);
-            s.or(imm, more)
-        });
-        // A move into a four leads out of the next ply's open positions, so a position with
-        // one is never among those whose every move leads to a won open position.
-        let lost = store.run(store.len() / 2, |s| {
-            Predecessors::all(s, layout, first, &show).of(won_next, open)
-        });
-        if store.overflowed() {
-            return Err(out_of_memory(ply).into());
+        for piece in todo {
+            // roots: the fours of each player, the open positions of the ply.
+            let cube = piece_cube(&mut store, layout, &piece);
+            let open = roots[2];
+            let care = store.run(store.len() / 8, |s| s.and(open, cube));
+            // The pieces of the next ply that moves from this one reach: the same heights (a
+            // move in a later column), or one column one higher.
+            let mut next = Vec::new();
+            if care != FALSE {
+                let below: u32 = piece.iter().map(|&h| u32::from(h)).sum();
+                if ply + 1 - below <= (cols - split) * rows {
+                    next.push(piece.clone());
+                }
+                for (i, &h) in piece.iter().enumerate() {
+                    if u32::from(h) < rows {
+                        let mut up = piece.clone();
+                        up[i] += 1;
+                        next.push(up);
+                    }
+                }
+            }
+            let (mut won_next, mut lost_next) = (FALSE, FALSE);
+            for up in &next {
+                let file = shelf.need(Kind::Values, layout, (ply + 1, up))?;
+                let Some(sets) = file.to_store(&mut store) else {
+                    return Err(out_of_memory(ply).into());
+                };
+                won_next = store.run(store.len() / 8, |s| s.or(won_next, sets[0]));
+                lost_next = store.run(store.len() / 8, |s| s.or(lost_next, sets[1]));
+            }
+            let wins = if first { roots[0] } else { roots[1] };
+            // Won: a move into a four of the mover, or to a lost open position.
+            let won = store.run(store.len() / 2, |s| {
+                let now = Predecessors::new(s, layout, first, &show).of(wins, care);
+                let later = Predecessors::new(s, layout, first, &show).of(lost_next, care);
+                s.or(now, later)
+            });
+            if store.overflowed() {
+                return Err(out_of_memory(ply).into());
+            }
+            let mut kept = roots.clone();
+            kept.extend([care, won, won_next]);
+            store.compact_all(&mut kept);
+            let [care, won, won_next] = [kept[3], kept[4], kept[5]];
+            // A move into a four leads out of the next ply's open positions, so a position with
+            // one is never among those whose every move leads to a won open position.
+            let lost = store.run(store.len() / 2, |s| {
+                Predecessors::all(s, layout, first, &show).of(won_next, care)
+            });
+            if store.overflowed() {
+                return Err(out_of_memory(ply).into());
+            }
+            let counts = count(&mut store, &[won, lost], ply)?;
+            totals[0] += counts[0];
+            totals[1] += counts[1];
+            let file = Diagrams::from_store(
+                &store,
+                Kind::Values,
+                layout,
+                (ply, &piece),
+                &[won, lost],
+                [counts[0], counts[1]],
+            );
+            nodes += file.nodes();
+            shelf.put(file)?;
+            roots.truncate(3);
+            kept.truncate(3);
+            store.compact_all(&mut kept);
+            roots = kept;
+        }
+        roots.truncate(2);
+        store.compact_all(&mut roots);
+        shelf.forget(Kind::Values, ply + 1);
+        let open = open_counts[ply as usize];
+        if totals[0] + totals[1] > open {
+            return Err(saved::Error::Corrupt {
+                path: match disk {
+                    Some(d) => Kind::Values.file(d.dir, ply, &[]),
+                    None => PathBuf::from("(memory)"),
+                },
+                reason: format!(
+                    "{} won and {} lost of {open} open positions",
+                    totals[0], totals[1]
+                ),
+            }
+            .into());
         }
         for (answer, q) in answers.iter_mut().zip(&queries) {
             if q.ply == ply && answer.is_none() {
-                *answer = Some(Some(if store.contains(won, &q.bits) {
+                let file = shelf.need(Kind::Values, layout, (ply, &q.heights[..split as usize]))?;
+                *answer = Some(Some(if file.contains(0, &q.bits) {
                     Value::Won
-                } else if store.contains(lost, &q.bits) {
+                } else if file.contains(1, &q.bits) {
                     Value::Lost
                 } else {
                     Value::Drawn
                 }));
             }
         }
-        let counts = count(&mut store, &[won, lost], ply)?;
-        let all_nodes = store.size(open);
-        opens.truncate(n - 5);
-        opens.extend([won, lost, x_threats, o_threats]);
-        store.compact_all(&mut opens);
-        let nodes = store.size(opens[n - 5]) + store.size(opens[n - 4]);
         let row = &mut rows_done[ply as usize];
-        row.won = counts[0];
-        row.lost += counts[1];
-        row.drawn = open_counts[ply as usize] - counts[0] - counts[1];
+        row.won = totals[0];
+        row.lost += totals[1];
+        row.drawn = open - totals[0] - totals[1];
         row.elapsed += clock.elapsed();
         costs[ply as usize] = Cost {
             nodes,
             all_nodes,
             peak_bytes: store.peak_bytes(),
         };
-        if let Some(d) = disk {
-            let sets = [opens[n - 5], opens[n - 4]];
-            Diagrams::from_store(
-                &store,
-                Kind::Values,
-                layout,
-                ply,
-                &sets,
-                [counts[0], counts[1]],
-            )
-            .write(d.dir)?;
-            if let Some(c) = saved_counts[ply as usize].as_mut() {
-                c.values = Some([row.won, row.drawn, row.lost]);
-            }
-            saved::write_manifest(d.dir, layout, &saved_counts)?;
+        if let Some(c) = saved_counts[ply as usize].as_mut() {
+            c.values = Some([row.won, row.drawn, row.lost]);
         }
+        write_manifest(&saved_counts)?;
     }
     Ok(Solution {
         plies: rows_done.into_iter().zip(costs).collect(),
