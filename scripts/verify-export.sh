@@ -3,7 +3,8 @@
 # "Ask your own question" section three ways: tomek's own SQL over the tables it computes,
 # DuckDB over the exported files, and Polars over them. Fails on any difference, and when
 # README shows an output that tomek does not print. DuckDB and Polars come from PyPI, in a
-# virtual environment under target/.
+# virtual environment under target/. TOMEK_BIN=PATH checks that binary (built with the sql
+# feature) rather than building one.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -15,8 +16,11 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check duckdb polars
 
-cargo build --release --quiet --features sql
-tomek=target/release/tomek
+tomek="${TOMEK_BIN:-}"
+if [ -z "$tomek" ]; then
+    cargo build --release --quiet --features sql
+    tomek=target/release/tomek
+fi
 
 start=$(date +%s%N)
 "$tomek" export --quiet --force -o "$work/boards"

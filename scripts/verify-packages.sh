@@ -6,6 +6,7 @@
 # Tomek board and every near miss (validators).
 #
 # Usage: scripts/verify-packages.sh [PART...]   (legacy, 2025-09, polygon, domjudge, validators; all by default)
+#        TOMEK_BIN=PATH builds the packages with that binary rather than a release build made here.
 #
 # - Installs problemtools (pinned, from the Python package index) into a virtual environment
 #   under target/, once. Its wheel ships its own judging helpers (the default output
@@ -33,6 +34,8 @@ P2D_VERSION="0.4.0"
 P2D_VENV="$ROOT/target/p2d-venv"
 CONFIG="$ROOT/target/problemtools-config"
 OUT="$ROOT/target/packages"
+# The binary that builds the packages: TOMEK_BIN, or the release build made here.
+TOMEK="${TOMEK_BIN:-$ROOT/target/release/tomek}"
 FIXTURES="$ROOT/tests/fixtures/package"
 
 install_problemtools() {
@@ -180,8 +183,8 @@ legacy() {
     install_problemtools
     install_latex
     rm -rf "$OUT/tomek" "$OUT/fourow" "$OUT/tomek.zip" "$OUT/fourow.zip"
-    "$ROOT/target/release/tomek" package -o "$OUT/tomek" --zip
-    "$ROOT/target/release/tomek" fourow package -o "$OUT/fourow" --zip
+    "$TOMEK" package -o "$OUT/tomek" --zip
+    "$TOMEK" fourow package -o "$OUT/fourow" --zip
     # Programs written apart from the packages: one right, one wrong, for each problem.
     add_outside "$OUT"
     verify tomek
@@ -192,8 +195,8 @@ legacy() {
 v2025_09() {
     install_bapctools
     rm -rf "$OUT/2025-09"
-    "$ROOT/target/release/tomek" package --format 2025-09 -o "$OUT/2025-09/tomek"
-    "$ROOT/target/release/tomek" fourow package --format 2025-09 -o "$OUT/2025-09/fourow"
+    "$TOMEK" package --format 2025-09 -o "$OUT/2025-09/tomek"
+    "$TOMEK" fourow package --format 2025-09 -o "$OUT/2025-09/fourow"
     add_outside "$OUT/2025-09"
     verify_2025_09 tomek
     # Four in a row's format itself has a space before a line's end (`Game #1: ` with no moves,
@@ -208,10 +211,10 @@ v2025_09() {
 domjudge() {
     echo "== DOMjudge ZIPs"
     rm -rf "$OUT/domjudge"
-    "$ROOT/target/release/tomek" package --format domjudge -o "$OUT/domjudge/tomek" >/dev/null
-    "$ROOT/target/release/tomek" fourow package --format domjudge -o "$OUT/domjudge/fourow" >/dev/null
-    "$ROOT/target/release/tomek" package -o "$OUT/domjudge/legacy/tomek" >/dev/null
-    "$ROOT/target/release/tomek" fourow package -o "$OUT/domjudge/legacy/fourow" >/dev/null
+    "$TOMEK" package --format domjudge -o "$OUT/domjudge/tomek" >/dev/null
+    "$TOMEK" fourow package --format domjudge -o "$OUT/domjudge/fourow" >/dev/null
+    "$TOMEK" package -o "$OUT/domjudge/legacy/tomek" >/dev/null
+    "$TOMEK" fourow package -o "$OUT/domjudge/legacy/fourow" >/dev/null
     # The programs the ZIPs give the jury outside the verdict folders, in the folders whose
     # verdicts problemtools gave them (legacy part).
     add_outside "$OUT/domjudge/legacy"
@@ -244,8 +247,8 @@ polygon() {
     testlib="$(testlib_path)"
     rm -rf "$OUT/polygon"
     mkdir -p "$OUT/polygon/kattis"
-    "$ROOT/target/release/tomek" package --format polygon -o "$OUT/polygon/tomek"
-    "$ROOT/target/release/tomek" fourow package --format polygon -o "$OUT/polygon/fourow"
+    "$TOMEK" package --format polygon -o "$OUT/polygon/tomek"
+    "$TOMEK" fourow package --format polygon -o "$OUT/polygon/fourow"
     local name short dir kattis
     for name in tomek fourow; do
         dir="$OUT/polygon/$name"
@@ -307,7 +310,9 @@ main() {
     fi
     write_language_table
     echo "== building the packages"
-    (cd "$ROOT" && cargo build --release --quiet)
+    if [[ -z "${TOMEK_BIN:-}" ]]; then
+        (cd "$ROOT" && cargo build --release --quiet)
+    fi
     mkdir -p "$OUT"
     local f
     for f in "${formats[@]}"; do

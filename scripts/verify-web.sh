@@ -9,7 +9,7 @@
 # Installs Debian's chromium and chromium-driver (apt-get, so as root) and Python's selenium in
 # a virtual environment under target/. The server listens on a free loopback port only.
 #
-# Usage: scripts/verify-web.sh
+# Usage: scripts/verify-web.sh   (TOMEK_BIN=PATH checks that binary rather than building one)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -22,7 +22,11 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check selenium
-cargo build --release --quiet
+tomek="${TOMEK_BIN:-}"
+if [ -z "$tomek" ]; then
+    cargo build --release --quiet
+    tomek=target/release/tomek
+fi
 mkdir -p generated
-"$venv/bin/python" scripts/verify-web.py target/release/tomek
-python3 scripts/load-web.py target/release/tomek
+"$venv/bin/python" scripts/verify-web.py "$tomek"
+python3 scripts/load-web.py "$tomek"

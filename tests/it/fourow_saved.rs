@@ -173,15 +173,40 @@ fn a_ply_file_round_trips_and_refuses_damage() {
         let err = read(&flipped);
         assert!(err.contains("values-09.bdd"), "byte {at}: {err}");
     }
-    assert!(read(&bytes[..bytes.len() - 10]).contains("checksum"));
+    assert!(read(&bytes[..bytes.len() - 10]).contains("truncated"));
     assert!(read(&bytes[..30]).contains("too short"));
-    // A damaged file found by a lookup is an error naming it, not a value.
+    // Look-ups read files in place: a truncated file, or a node out of order on the way, is
+    // an error naming the file, not a value; the checksum of every file is checked by
+    // `saved::verify`.
+    let moves = [0, 1, 0, 1, 2, 3, 2, 3, 1];
+    std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+    let err = Saved::open(dir.path())
+        .unwrap()
+        .value(&moves)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("values-09.bdd") && err.contains("bytes"),
+        "{err}"
+    );
+    let mut broken = bytes.clone();
+    let root = u32::from_le_bytes(broken[64..68].try_into().unwrap()) as usize;
+    let at = 72 + 10 * (root - 2);
+    broken[at..at + 2].copy_from_slice(&999u16.to_le_bytes());
+    std::fs::write(&path, &broken).unwrap();
+    let err = Saved::open(dir.path())
+        .unwrap()
+        .value(&moves)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("values-09.bdd") && err.contains("node"),
+        "{err}"
+    );
     let mut flipped = bytes.clone();
     flipped[bytes.len() / 2] ^= 1;
     std::fs::write(&path, flipped).unwrap();
-    let mut solution = Saved::open(dir.path()).unwrap();
-    let moves = [0, 1, 0, 1, 2, 3, 2, 3, 1];
-    let err = solution.value(&moves).unwrap_err().to_string();
+    let err = saved::verify(dir.path(), manifest).unwrap_err().to_string();
     assert!(
         err.contains("values-09.bdd") && err.contains("checksum"),
         "{err}"
@@ -275,7 +300,7 @@ fn damaged_or_foreign_solutions_exit_with_code_2_and_lose_nothing() {
     refused(
         &save_args("4", "--resume", d),
         &dir,
-        &["open-09.bdd", "checksum"],
+        &["open-09.bdd", "truncated"],
     );
     copy(&whole, &dir);
     std::fs::copy(dir.join("open-03.bdd"), dir.join("open-04.bdd")).unwrap();

@@ -328,61 +328,20 @@ impl Diagrams {
             path: path.to_path_buf(),
             reason,
         };
-        if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
-            return Err(corrupt(
-                "not a diagram file of a strong solution (too short or wrong magic)".into(),
-            ));
-        }
+        let head = Head::parse(bytes, bytes.len() as u64, path, kind, layout, (ply, piece))?;
         let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let word = |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes"));
-        let long = |at: usize| u64::from_le_bytes(body[at..at + 8].try_into().expect("8 bytes"));
-        let version = word(8);
-        if version != VERSION {
-            return Err(corrupt(format!(
-                "format version {version}; this program reads version {VERSION}"
-            )));
-        }
         if u64::from_le_bytes(sum.try_into().expect("8 bytes")) != fnv1a(body) {
             return Err(corrupt(
                 "checksum mismatch: the file is truncated or altered".into(),
             ));
         }
-        let (code, cols, rows, at_ply) = (word(12), word(16), word(20), word(24));
-        let (split, index, sets) = (word(28), word(32), word(36));
-        let count = long(40);
-        let want = (piece.len() as u32, piece_index(layout, piece));
-        if code != kind.code()
-            || cols != layout.cols
-            || rows != layout.rows
-            || at_ply != ply
-            || (split, index) != want
-        {
-            return Err(Error::Mismatch {
-                path: path.to_path_buf(),
-                reason: format!(
-                    "holds kind {code} of ply {at_ply} (piece {index} of {split} columns) of a \
-                     {cols}×{rows} board, not kind {} of ply {ply} (piece {} of {}) of {}×{}",
-                    kind.code(),
-                    want.1,
-                    want.0,
-                    layout.cols,
-                    layout.rows
-                ),
-            });
-        }
-        let sets = sets as usize;
-        let expected = (count as usize)
-            .checked_mul(NODE)
-            .and_then(|n| n.checked_add(HEADER + 4 * sets));
-        if sets != kind.sets() || expected != Some(body.len()) {
-            return Err(corrupt(format!(
-                "{sets} sets and {count} nodes do not fill {} bytes",
-                bytes.len()
-            )));
-        }
-        let counts = [long(48), long(56)];
-        let roots: Vec<u32> = (0..sets).map(|i| word(HEADER + 4 * i)).collect();
-        let start = HEADER + 4 * sets;
+        let word = |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes"));
+        let Head {
+            counts,
+            roots,
+            nodes: count,
+        } = head;
+        let start = HEADER + 4 * roots.len();
         let levels = layout.levels();
         let mut nodes: Vec<FileNode> = Vec::with_capacity(count as usize);
         let level_of = |nodes: &[FileNode], r: u32| {
@@ -449,6 +408,155 @@ impl Diagrams {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io(&path)(e)),
         }
+    }
+}
+
+/// What the start of a file says, checked against what the file should be.
+struct Head {
+    counts: [u64; 2],
+    roots: Vec<u32>,
+    nodes: u64,
+}
+
+impl Head {
+    /// Reads the header and roots at the start of a file of `len` bytes (`bytes` holds at
+    /// least the header and the roots when the file has them), refusing a file of another
+    /// format, version, board, ply, piece or kind, or whose length does not match.
+    fn parse(
+        bytes: &[u8],
+        len: u64,
+        path: &Path,
+        kind: Kind,
+        layout: Layout,
+        (ply, piece): (u32, &[u8]),
+    ) -> Result<Head, Error> {
+        let corrupt = |reason: String| Error::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        };
+        if len < (HEADER + 8) as u64 || bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err(corrupt(
+                "not a diagram file of a strong solution (too short or wrong magic)".into(),
+            ));
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let version = word(8);
+        if version != VERSION {
+            return Err(corrupt(format!(
+                "format version {version}; this program reads version {VERSION}"
+            )));
+        }
+        let (code, cols, rows, at_ply) = (word(12), word(16), word(20), word(24));
+        let (split, index, sets) = (word(28), word(32), word(36));
+        let count = long(40);
+        let want = (piece.len() as u32, piece_index(layout, piece));
+        if code != kind.code()
+            || cols != layout.cols
+            || rows != layout.rows
+            || at_ply != ply
+            || (split, index) != want
+        {
+            return Err(Error::Mismatch {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "holds kind {code} of ply {at_ply} (piece {index} of {split} columns) of a \
+                     {cols}×{rows} board, not kind {} of ply {ply} (piece {} of {}) of {}×{}",
+                    kind.code(),
+                    want.1,
+                    want.0,
+                    layout.cols,
+                    layout.rows
+                ),
+            });
+        }
+        let sets = sets as usize;
+        let expected = count
+            .checked_mul(NODE as u64)
+            .and_then(|n| n.checked_add((HEADER + 4 * sets + 8) as u64));
+        if sets != kind.sets() || expected != Some(len) || bytes.len() < HEADER + 4 * sets {
+            return Err(corrupt(format!(
+                "the file is truncated or altered: {sets} sets and {count} nodes do not fill \
+                 {len} bytes"
+            )));
+        }
+        let roots: Vec<u32> = (0..sets).map(|i| word(HEADER + 4 * i)).collect();
+        if roots.iter().any(|&r| u64::from(r) >= count + 2) {
+            return Err(corrupt("a root is not a node of the file".into()));
+        }
+        Ok(Head {
+            counts: [long(48), long(56)],
+            roots,
+            nodes: count,
+        })
+    }
+}
+
+/// A ply file read in place: the header and roots in memory, each node read from the file when
+/// a look-up walks through it, so that a position is answered from a file of any size in a few
+/// dozen reads. Only the nodes walked are checked (the checksum covers the whole file and is
+/// checked when a run resumes or [`Diagrams::read`] loads a file).
+struct View {
+    path: PathBuf,
+    file: std::fs::File,
+    levels: u32,
+    roots: Vec<u32>,
+}
+
+impl View {
+    fn open(
+        dir: &Path,
+        kind: Kind,
+        layout: Layout,
+        at: (u32, &[u8]),
+    ) -> Result<Option<View>, Error> {
+        use std::io::Read;
+        let path = kind.file(dir, at.0, at.1);
+        let file = match std::fs::File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io(&path)(e)),
+        };
+        let len = file.metadata().map_err(io(&path))?.len();
+        let mut start = Vec::with_capacity(HEADER + 8);
+        (&file)
+            .take((HEADER + 4 * 2) as u64)
+            .read_to_end(&mut start)
+            .map_err(io(&path))?;
+        let head = Head::parse(&start, len, &path, kind, layout, at)?;
+        Ok(Some(View {
+            path,
+            file,
+            levels: layout.levels(),
+            roots: head.roots,
+        }))
+    }
+
+    /// Whether set `set` holds the assignment `bits`, reading the nodes on its path.
+    fn contains(&self, set: usize, bits: &[bool]) -> Result<bool, Error> {
+        use std::io::{Read, Seek, SeekFrom};
+        let start = (HEADER + 4 * self.roots.len()) as u64;
+        let mut r = self.roots[set];
+        let mut above = None;
+        while r > TRUE {
+            let mut b = [0u8; NODE];
+            (&self.file)
+                .seek(SeekFrom::Start(start + NODE as u64 * u64::from(r - 2)))
+                .and_then(|_| (&self.file).read_exact(&mut b))
+                .map_err(io(&self.path))?;
+            let level = u32::from(u16::from_le_bytes([b[0], b[1]]));
+            let lo = u32::from_le_bytes(b[2..6].try_into().expect("4 bytes"));
+            let hi = u32::from_le_bytes(b[6..10].try_into().expect("4 bytes"));
+            if level >= self.levels || lo >= r || hi >= r || above.is_some_and(|a| level <= a) {
+                return Err(Error::Corrupt {
+                    path: self.path.clone(),
+                    reason: format!("node {} is not a node of an ordered diagram", r - 2),
+                });
+            }
+            above = Some(level);
+            r = if bits[level as usize] { hi } else { lo };
+        }
+        Ok(r == TRUE)
     }
 }
 
@@ -647,7 +755,7 @@ pub enum LookupError {
 pub struct Saved {
     dir: PathBuf,
     manifest: Manifest,
-    files: std::collections::HashMap<(u32, u32, Vec<u8>), Diagrams>,
+    files: std::collections::HashMap<(u32, u32, Vec<u8>), View>,
 }
 
 impl Saved {
@@ -665,11 +773,11 @@ impl Saved {
         self.manifest.layout
     }
 
-    fn file(&mut self, kind: Kind, ply: u32, piece: &[u8]) -> Result<&Diagrams, LookupError> {
+    fn file(&mut self, kind: Kind, ply: u32, piece: &[u8]) -> Result<&View, LookupError> {
         let key = (kind.code(), ply, piece.to_vec());
         if !self.files.contains_key(&key) {
             let layout = self.manifest.layout;
-            let Some(file) = Diagrams::read(&self.dir, kind, layout, (ply, piece))? else {
+            let Some(file) = View::open(&self.dir, kind, layout, (ply, piece))? else {
                 return Err(LookupError::Unsolved {
                     path: kind.file(&self.dir, ply, piece),
                     ply,
@@ -720,13 +828,13 @@ impl Saved {
         }
         let ply = moves.len() as u32;
         let bits = self.bits(&columns);
-        if self.file(Kind::Open, ply, &[])?.contains(0, &bits) {
+        if self.file(Kind::Open, ply, &[])?.contains(0, &bits)? {
             let heights: Vec<u8> = columns.iter().map(|c| c.len() as u8).collect();
             let piece = piece_of(&heights, self.manifest.split);
             let values = self.file(Kind::Values, ply, piece)?;
-            return Ok(Some(if values.contains(0, &bits) {
+            return Ok(Some(if values.contains(0, &bits)? {
                 Value::Won
-            } else if values.contains(1, &bits) {
+            } else if values.contains(1, &bits)? {
                 Value::Lost
             } else {
                 Value::Drawn
@@ -741,7 +849,7 @@ impl Saved {
                 columns[col].pop();
                 let before = self.bits(&columns);
                 columns[col].push(mover);
-                if self.file(Kind::Open, ply - 1, &[])?.contains(0, &before) {
+                if self.file(Kind::Open, ply - 1, &[])?.contains(0, &before)? {
                     return Ok(Some(Value::Lost));
                 }
             }
