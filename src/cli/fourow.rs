@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
-use tomek::fourow::bdd::{self, Settings, values};
+use tomek::fourow::bdd::{self, Settings, saved, values};
 use tomek::fourow::count::{self, Method, Options, Ply};
 use tomek::fourow::solve::{self as perfect, Analysis, Board, Score, Solver};
 use tomek::fourow::{self, Mode, Summary, generate};
@@ -162,11 +162,26 @@ pub struct SearchArgs {
     /// line gets them all), `explain` its columns.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+    /// A strong solution of the board saved by `fourow count --method bdd --values --save
+    /// DIR`: the win, draw or loss of every position then comes from its diagrams, and the
+    /// search only finds the exact score, on that side of 0. Without it, a solution saved in
+    /// the default place (README, "Who wins") is used when there is one.
+    #[arg(long, value_name = "DIR")]
+    pub solution: Option<PathBuf>,
 }
 
 impl SearchArgs {
     fn shape(&self) -> anyhow::Result<perfect::Shape> {
         Ok(perfect::Shape::new(self.cols, self.rows)?)
+    }
+
+    /// The strong solution named by `--solution`, or the one in the default place.
+    fn solution(&self) -> anyhow::Result<Option<saved::Saved>> {
+        let layout = tomek::fourow::bdd::encoding::Layout {
+            cols: self.cols,
+            rows: self.rows,
+        };
+        Ok(saved::find(self.solution.as_deref(), layout)?)
     }
 
     fn threads(&self) -> usize {
@@ -200,6 +215,10 @@ pub struct ExplainArgs {
     /// Output format (CSV holds the table of columns).
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// With a solution: only the win, draw or loss of the position and of each column, from
+    /// the solution's diagrams, with no search (no score, distance or line of play).
+    #[arg(long)]
+    pub no_search: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -1012,19 +1031,63 @@ fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     } else {
         b.verdict()
     };
+    let to_move = match b.to_move() {
+        tomek::outcome::Player::X => "first",
+        tomek::outcome::Player::O => "second",
+    };
+    let started = std::time::Instant::now();
+    let known = match args.search.solution()? {
+        Some(mut solution) => Some(known_outcomes(&mut solution, &args.moves, b)?),
+        None if args.no_search => anyhow::bail!(
+            "--no-search answers from a strong solution: name one with --solution DIR (none is \
+             saved in the default place for this board)"
+        ),
+        None => None,
+    };
+    if let (true, Some(known)) = (args.no_search, &known) {
+        out!(
+            "{}",
+            explain_outcomes(&args, b, verdict.sentence(), to_move, known)?
+        );
+        eprintln!(
+            "looked up in the solution in {:.3} s",
+            started.elapsed().as_secs_f64()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let table_bytes = args.search.table_bytes()?;
     let bar = super::progress::bar(
         (0..shape.cols()).filter(|&c| b.can_play(c)).count() as u64,
         "columns",
     );
-    let started = std::time::Instant::now();
-    let a = perfect::analyze(b, args.search.threads(), table_bytes, &|_, _| bar.inc(1));
+    let column_known = |c: u32| {
+        known
+            .as_ref()
+            .and_then(|k| k.columns.iter().find(|&&(col, _)| col == c))
+            .map(|&(_, o)| o)
+    };
+    let a = perfect::analyze_known(
+        b,
+        args.search.threads(),
+        table_bytes,
+        &|_, _| bar.inc(1),
+        &column_known,
+    );
     bar.finish_and_clear();
     let elapsed = started.elapsed();
-    let to_move = match b.to_move() {
-        tomek::outcome::Player::X => "first",
-        tomek::outcome::Player::O => "second",
-    };
+    if let Some(k) = &known {
+        // The solution and the search are two methods: they must agree.
+        let disagree = a
+            .moves
+            .iter()
+            .find(|&&(c, s)| column_known(c).is_some_and(|o| o != s.outcome()));
+        anyhow::ensure!(
+            disagree.is_none() && k.position.is_none_or(|o| o == a.score.outcome()),
+            "the solution and the search disagree on `{}`: the solution's files do not belong \
+             to this board",
+            args.moves
+        );
+    }
     let out = match args.format {
         Format::Table => explain_text(&args.moves, b, verdict.sentence(), to_move, &a),
         Format::Csv => explain_columns(b, &a).csv(),
@@ -1056,6 +1119,83 @@ fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         elapsed.as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a strong solution says of a position and of each of its legal columns, for the player
+/// to move.
+struct Known {
+    position: Option<perfect::Outcome>,
+    columns: Vec<(u32, perfect::Outcome)>,
+}
+
+fn known_outcomes(solution: &mut saved::Saved, moves: &str, b: Board) -> anyhow::Result<Known> {
+    let cols: Vec<u8> = moves.bytes().map(|c| c - b'1').collect();
+    let position = solution.value(&cols)?.map(|v| v.outcome());
+    let mut columns = Vec::new();
+    if !(b.last_mover_won() || b.is_full()) {
+        for c in (0..b.shape().cols()).filter(|&c| b.can_play(c)) {
+            let mut next = cols.clone();
+            next.push(c as u8);
+            // The child's value is for the opponent, who moves there.
+            let outcome = match solution.value(&next)?.map(|v| v.outcome()) {
+                Some(perfect::Outcome::Win) => perfect::Outcome::Loss,
+                Some(perfect::Outcome::Loss) | None => perfect::Outcome::Win,
+                Some(perfect::Outcome::Draw) => perfect::Outcome::Draw,
+            };
+            columns.push((c, outcome));
+        }
+    }
+    Ok(Known { position, columns })
+}
+
+/// `explain --no-search`: the outcomes from the solution alone.
+fn explain_outcomes(
+    args: &ExplainArgs,
+    b: Board,
+    verdict: &str,
+    to_move: &str,
+    known: &Known,
+) -> anyhow::Result<String> {
+    let mut t = Table::new(["column", "outcome"]);
+    for &(c, o) in &known.columns {
+        t.push([(c + 1).to_string(), o.to_string()]);
+    }
+    let outcome = known
+        .position
+        .map_or_else(|| "none".to_string(), |o| o.to_string());
+    Ok(match args.format {
+        Format::Csv => t.csv(),
+        Format::Json => {
+            let doc = serde_json::json!({
+                "position": args.moves,
+                "columns": b.shape().cols(),
+                "rows": b.shape().rows(),
+                "verdict": verdict,
+                "to_move": to_move,
+                "outcome": known.position,
+                "moves": known.columns.iter().map(|&(c, o)| serde_json::json!({
+                    "column": c + 1,
+                    "outcome": o,
+                })).collect::<Vec<_>>(),
+            });
+            serde_json::to_string_pretty(&doc)? + "\n"
+        }
+        Format::Table => format!(
+            "Four in a row, {} columns × {} rows, after `{}` ({} moves)\n\n{}\nThe game {verdict}\n\
+             The {to_move} player is to move: {outcome} with perfect play (from the \
+             solution).\n\n{}",
+            b.shape().cols(),
+            b.shape().rows(),
+            args.moves,
+            b.moves(),
+            board_picture(b),
+            if known.columns.is_empty() {
+                String::new()
+            } else {
+                t.render()
+            }
+        ),
+    })
 }
 
 /// The score of every legal column, as a table.
@@ -1190,6 +1330,20 @@ fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
             (read_queries(&bytes, &name, shape)?, name)
         }
     };
+    // With a solution, each position's outcome is looked up first and bounds its search.
+    let known: Vec<Option<perfect::Outcome>> = match args.search.solution()? {
+        Some(mut solution) => queries
+            .iter()
+            .map(|q| {
+                let cols: Vec<u8> = q.moves.bytes().map(|c| c - b'1').collect();
+                let v = solution
+                    .value(&cols)
+                    .with_context(|| format!("{name}:{}: `{}`", q.line, q.moves))?;
+                Ok(v.map(|v| v.outcome()))
+            })
+            .collect::<anyhow::Result<_>>()?,
+        None => vec![None; queries.len()],
+    };
     let all_threads = args.search.threads().max(1);
     // One position gets every thread at once; more are shared out among the threads.
     let (threads, per_position) = match queries.len() {
@@ -1203,18 +1357,19 @@ fn score(args: ScoreArgs) -> anyhow::Result<ExitCode> {
     let results: Vec<Vec<Scored>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let (queries, bar) = (&queries, &bar);
+                let (queries, bar, known) = (&queries, &bar, &known);
                 scope.spawn(move || {
                     let mut solver = Solver::with_threads(per_thread, per_position);
                     // Each line's time is its search's alone, not the table's first touch.
                     solver.back_table();
                     queries
                         .iter()
+                        .zip(known)
                         .skip(t)
                         .step_by(threads)
-                        .map(|q| {
+                        .map(|(q, &k)| {
                             let (before, started) = (solver.nodes(), std::time::Instant::now());
-                            let s = solver.solve(q.board);
+                            let s = solver.solve_known(q.board, k);
                             let took = started.elapsed();
                             bar.inc(1);
                             (s, solver.nodes() - before, took)

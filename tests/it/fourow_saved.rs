@@ -391,3 +391,87 @@ fn plies_solved_in_pieces_give_the_same_solution_and_resume_piece_by_piece() {
         assert!(files(&stopped) == saved, "split {split}: the files differ");
     }
 }
+
+#[test]
+fn explain_and_score_answer_from_a_solution_as_the_search_does() {
+    let (cols, rows) = (5, 4);
+    let dir = tempfile::tempdir().unwrap();
+    save(cols, rows, dir.path());
+    let d = dir.path().to_str().unwrap();
+    let shape = Shape::new(cols, rows).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(34);
+    let mut lines = String::new();
+    for _ in 0..300 {
+        let stones = rng.random_range(0..cols * rows);
+        lines += &tomek::fourow::solve::random_open_game(shape, stones, &mut rng);
+        lines.push('\n');
+    }
+    let input = dir.path().join("positions.txt");
+    std::fs::write(&input, &lines).unwrap();
+    let board = ["--cols", "5", "--rows", "4"];
+    let i = input.to_str().unwrap();
+    let mut args = vec!["fourow", "score", i];
+    args.extend(board);
+    let searched = stdout_of(&args);
+    args.extend(["--solution", d]);
+    assert_eq!(
+        stdout_of(&args),
+        searched,
+        "scores with and without the solution"
+    );
+    for line in lines.lines().take(40) {
+        let mut args = vec!["fourow", "explain", line, "--format", "json"];
+        args.extend(board);
+        let search: serde_json::Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+        args.extend(["--solution", d]);
+        let with: serde_json::Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+        assert_eq!(with, search, "`{line}`");
+        args.push("--no-search");
+        let looked: serde_json::Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+        assert_eq!(looked["outcome"], search["outcome"], "`{line}`");
+        let outcomes = |v: &serde_json::Value| -> Vec<(u64, String)> {
+            v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| (m["column"].as_u64().unwrap(), m["outcome"].to_string()))
+                .collect()
+        };
+        assert_eq!(outcomes(&looked), outcomes(&search), "`{line}`");
+    }
+    // The solution saved in the default place is found with no --solution.
+    let data = tempfile::tempdir().unwrap();
+    copy(dir.path(), &data.path().join("fourow-solution-5x4"));
+    let mut args = vec!["fourow", "explain", "3", "--no-search", "--format", "json"];
+    args.extend(board);
+    let found = tomek()
+        .env("TOMEK_DATA_DIR", data.path())
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(found.status.success());
+    assert!(String::from_utf8_lossy(&found.stdout).contains("\"outcome\": \"draw\""));
+    // A solution of another board, and none at all, are refused with exit code 2.
+    let out = tomek()
+        .args(["fourow", "explain", "3", "--solution", d])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("5×4"));
+    let out = tomek()
+        .env("TOMEK_DATA_DIR", dir.path().join("nothing"))
+        .args([
+            "fourow",
+            "explain",
+            "3",
+            "--no-search",
+            "--cols",
+            "5",
+            "--rows",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--solution"));
+}

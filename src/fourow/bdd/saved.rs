@@ -725,6 +725,57 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, Error> {
     Ok(Manifest { layout, split })
 }
 
+/// Where a solution of the board is looked for when no directory is named: the directory
+/// `fourow-solution-WxH` in tomek's data directory, which is `$TOMEK_DATA_DIR` when set, else
+/// `$XDG_DATA_HOME/tomek` or `~/.local/share/tomek` (Linux and other Unix systems),
+/// `~/Library/Application Support/tomek` (macOS), `%APPDATA%\tomek` (Windows). `None` when
+/// the environment names no home.
+pub fn default_dir(layout: Layout) -> Option<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let data = var("TOMEK_DATA_DIR").or_else(|| {
+        if cfg!(windows) {
+            var("APPDATA").map(|d| d.join("tomek"))
+        } else if cfg!(target_os = "macos") {
+            var("HOME").map(|h| h.join("Library/Application Support/tomek"))
+        } else {
+            var("XDG_DATA_HOME")
+                .map(|d| d.join("tomek"))
+                .or_else(|| var("HOME").map(|h| h.join(".local/share/tomek")))
+        }
+    })?;
+    Some(data.join(format!("fourow-solution-{}x{}", layout.cols, layout.rows)))
+}
+
+/// The solution of the board in `dir`, or else in [`default_dir`] when one is saved there;
+/// `Ok(None)` when no directory is named and there is none in the default place.
+pub fn find(dir: Option<&Path>, layout: Layout) -> Result<Option<Saved>, Error> {
+    let dir = match dir {
+        Some(d) => d.to_path_buf(),
+        None => match default_dir(layout) {
+            Some(d) if has_manifest(&d) => d,
+            _ => return Ok(None),
+        },
+    };
+    let saved = Saved::open(&dir)?;
+    if saved.layout() != layout {
+        return Err(Error::Mismatch {
+            path: dir.join(MANIFEST),
+            reason: format!(
+                "a solution of the {}×{} board, not of {}×{}",
+                saved.layout().cols,
+                saved.layout().rows,
+                layout.cols,
+                layout.rows
+            ),
+        });
+    }
+    Ok(Some(saved))
+}
+
 /// Why a position cannot be looked up in a saved solution.
 #[derive(Debug, thiserror::Error)]
 pub enum LookupError {

@@ -46,6 +46,18 @@ pub enum Value {
     Lost,
 }
 
+impl Value {
+    /// The same value in the terms of the search ([`crate::fourow::solve::Outcome`]).
+    pub fn outcome(self) -> crate::fourow::solve::Outcome {
+        use crate::fourow::solve::Outcome;
+        match self {
+            Value::Won => Outcome::Win,
+            Value::Drawn => Outcome::Draw,
+            Value::Lost => Outcome::Loss,
+        }
+    }
+}
+
 /// The positions of one ply by their value for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Values {

@@ -17,7 +17,7 @@ pub mod table;
 pub use board::{
     Board, LineError, MoveError, Shape, ShapeError, parse_line, parse_moves, random_open_game,
 };
-pub use search::{Analysis, Solver, analyze};
+pub use search::{Analysis, Solver, analyze, analyze_known};
 
 use std::fmt;
 

@@ -10,9 +10,9 @@
 //! then bisects it with probes pulled out from the middle towards half its ends (see
 //! `next_probe`): a position with a quick forced win is found in a few cheap probes.
 
-use super::Score;
 use super::board::{Board, Shape};
 use super::table::Table;
+use super::{Outcome, Score};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -183,6 +183,13 @@ impl Solver {
     /// The exact score of `b` for the player to move. A position whose last move made four is
     /// lost (its score is the winner's, negated); a full board is a draw.
     pub fn solve(&mut self, b: Board) -> Score {
+        self.solve_known(b, None)
+    }
+
+    /// The exact score of `b`, as [`Solver::solve`] gives it, when its outcome is known
+    /// already (from a strong solution): a draw is 0 with no search, and a win or a loss
+    /// leaves the probes only the scores of its side of 0.
+    pub fn solve_known(&mut self, b: Board, known: Option<Outcome>) -> Score {
         self.prepare(b.shape());
         let cells = b.shape().area();
         let n = b.moves();
@@ -196,6 +203,13 @@ impl Solver {
             return Score::win_at(cells, n);
         }
         let (mut min, mut max) = self.root_bounds(b);
+        match known {
+            Some(Outcome::Draw) => return Score::DRAW,
+            Some(Outcome::Win) => min = min.max(1),
+            Some(Outcome::Loss) => max = max.min(-1),
+            None => {}
+        }
+        max = max.max(min);
         while min < max {
             let probe = if n < BISECT_FROM {
                 0.clamp(min, max - 1)
@@ -242,10 +256,21 @@ impl Solver {
     /// The score of `b` if the player to move drops a chip into `col` (playable), from the
     /// side of the player to move in `b`.
     pub fn score_move(&mut self, b: Board, col: u32) -> Score {
+        self.score_move_known(b, col, None)
+    }
+
+    /// [`Solver::score_move`] when the outcome of the move is known already, for the player
+    /// who makes it.
+    pub fn score_move_known(&mut self, b: Board, col: u32, known: Option<Outcome>) -> Score {
         if b.wins_with(col) {
             Score::win_at(b.shape().area(), b.moves())
         } else {
-            self.solve(b.play(col)).flip()
+            let known = known.map(|o| match o {
+                Outcome::Win => Outcome::Loss,
+                Outcome::Draw => Outcome::Draw,
+                Outcome::Loss => Outcome::Win,
+            });
+            self.solve_known(b.play(col), known).flip()
         }
     }
 
@@ -544,6 +569,19 @@ pub fn analyze(
     table_bytes: usize,
     done: &(dyn Fn(u32, Score) + Sync),
 ) -> Analysis {
+    analyze_known(b, threads, table_bytes, done, &|_| None)
+}
+
+/// [`analyze`] with the outcome of each move known already (from a strong solution):
+/// `known(col)` is the outcome of playing `col` for the player to move, when known. The
+/// searches then probe only the scores that outcome allows.
+pub fn analyze_known(
+    b: Board,
+    threads: usize,
+    table_bytes: usize,
+    done: &(dyn Fn(u32, Score) + Sync),
+    known: &(dyn Fn(u32) -> Option<Outcome> + Sync),
+) -> Analysis {
     let threads = threads.max(1);
     let mut first = Solver::new(table_bytes);
     first.prepare(b.shape());
@@ -562,7 +600,7 @@ pub fn analyze(
     let scores = Mutex::new(Vec::new());
     let work = |solver: &mut Solver| {
         while let Some(&col) = columns.get(next.fetch_add(1, Ordering::Relaxed)) {
-            let s = solver.score_move(b, col);
+            let s = solver.score_move_known(b, col, known(col));
             done(col, s);
             scores
                 .lock()
