@@ -49,6 +49,15 @@
 #                  (`cargo test -- --ignored`)
 #   STRONG_BIG=1   with STRONG=1: also 7x4, 4x7, 6x5 and 5x6 (several minutes each on two
 #                  cores, about 3 GB)
+#   SOLVE=1        strong solutions saved to disk (`--values --save`), for the boards of
+#                  SOLVE_BOARDS (default 6x4 5x5 4x6; 6x5 and 5x6 take minutes, 6x6, 7x5, 5x7
+#                  and 7x6 hours), into SOLVE_DIR (default: a temporary directory; a solution
+#                  found there is resumed): each ply's row (times, nodes, store memory), the
+#                  wall time, CPU time and peak memory of the run, the nodes of the largest won
+#                  and lost diagrams, the size of the files, and the time to answer from them
+#                  from a fresh process, the mean over 20 random positions: the outcomes of the
+#                  position and its columns (`explain --no-search`) and the exact scores
+#                  (`explain --solution`)
 set -euo pipefail
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -405,4 +414,52 @@ if [ "${STRONG:-0}" = 1 ]; then
     cargo test --release --quiet --test it -- --ignored \
         the_search_agrees_with_the_strong_solution_on_random_positions_of_5x5 2>&1 |
         grep -E "^test result"
+fi
+
+if [ "${SOLVE:-0}" = 1 ]; then
+    solve_dir=${SOLVE_DIR:-$tmp/solutions}
+    mkdir -p "$solve_dir"
+    echo
+    echo "Strong solutions saved to disk (fourow count --method bdd --values --save)"
+    for board in ${SOLVE_BOARDS:-6x4 5x5 4x6}; do
+        cols=${board%x*}
+        rows=${board#*x}
+        dir=$solve_dir/fourow-solution-$board
+        flag=--save
+        if [ -f "$dir/manifest.txt" ]; then
+            flag=--resume
+        fi
+        echo
+        /usr/bin/time -f '%e %U %S %M' -o "$tmp/solve-$board.time" "$tomek" --quiet fourow count \
+            --method bdd --values --cols "$cols" --rows "$rows" "$flag" "$dir" \
+            | tee "$tmp/solve-$board.table"
+        read -r wall user sys peak_kb <"$tmp/solve-$board.time"
+        # Column 11 of the table: the nodes of the ply's won and lost diagrams.
+        largest=$(awk '$1 ~ /^[0-9]+$/ { n = $11; gsub(",", "", n); if (n + 0 > m) { m = n + 0; p = $1 } }
+            END { print m " (ply " p ")" }' "$tmp/solve-$board.table")
+        bytes=$(du -sb "$dir" | cut -f1)
+        "$tomek" --quiet fourow score --random 20 --stones "0-$((cols * rows - 1))" --seed 7 \
+            --cols "$cols" --rows "$rows" --solution "$dir" | cut -d' ' -f1 >"$tmp/solve-$board.pos"
+        look=0
+        exact=0
+        n=0
+        while read -r moves; do
+            t0=$(date +%s%N)
+            "$tomek" --quiet fourow explain "$moves" --cols "$cols" --rows "$rows" \
+                --solution "$dir" --no-search >/dev/null 2>&1
+            t1=$(date +%s%N)
+            "$tomek" --quiet fourow explain "$moves" --cols "$cols" --rows "$rows" \
+                --solution "$dir" >/dev/null 2>&1
+            t2=$(date +%s%N)
+            look=$((look + t1 - t0))
+            exact=$((exact + t2 - t1))
+            n=$((n + 1))
+        done <"$tmp/solve-$board.pos"
+        echo "$board: wall ${wall} s, CPU $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') s," \
+            "peak $(mb "$peak_kb"), largest won+lost diagrams $largest nodes," \
+            "$(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }') on disk;" \
+            "from a fresh process, mean of $n positions: outcomes" \
+            "$(awk -v t="$look" -v n="$n" 'BEGIN { printf "%.1f ms", t / n / 1e6 }'), exact scores" \
+            "$(awk -v t="$exact" -v n="$n" 'BEGIN { printf "%.1f ms", t / n / 1e6 }')"
+    done
 fi

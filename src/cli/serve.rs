@@ -1,7 +1,11 @@
 use std::io::Write as _;
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
+use tomek::fourow::bdd::encoding::Layout;
+use tomek::fourow::bdd::saved::{self, LookupError, Saved};
+use tomek::web::Solution;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -12,9 +16,27 @@ pub struct Args {
     /// Open the site in the default browser once listening.
     #[arg(long)]
     pub open: bool,
+    /// A strong solution saved by `tomek fourow count --method bdd --values --save DIR`: the
+    /// Four in a row page then shows the win, draw or loss of every column of its board from
+    /// the empty board on (the exact scores still once at most 30 cells are empty, found
+    /// faster). Without it, a solution of 7×6 saved in the default place is used when there
+    /// is one.
+    #[arg(long, value_name = "DIR")]
+    pub solution: Option<PathBuf>,
+    /// The most empty cells a position may have for its columns to be searched (at most the
+    /// default): lower, a small board shows what a large one gets from its solution.
+    #[arg(long, value_name = "N", hide = true, default_value_t = tomek::web::MAX_SEARCH_EMPTY,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(tomek::web::MAX_SEARCH_EMPTY)))]
+    pub search_empty: u32,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // A solution that cannot be read stops the server before it listens, rather than failing
+    // every request of its board.
+    let options = tomek::web::Options {
+        solution: open_solution(args.solution.as_deref())?,
+        search_empty: args.search_empty,
+    };
     // Ctrl-C and `kill` only ask for a stop: the server finishes the requests in flight.
     tomek::interrupt::poll();
     // glibc raises its mmap threshold to the size of large blocks freed, up to 32 MB, after
@@ -78,9 +100,51 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             eprintln!("tomek: stopping");
         };
-        tomek::web::serve(listener, shutdown).await?;
+        tomek::web::serve(listener, options, shutdown).await?;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// The strong solution in `dir`, or else the one of 7×6 saved in the default place, if any.
+/// The empty board is looked up at once, so that a damaged first ply is found before the
+/// server listens; a solution still being saved (its first plies are saved last) answers the
+/// plies it has.
+fn open_solution(dir: Option<&Path>) -> anyhow::Result<Option<Solution>> {
+    let standard = Layout { cols: 7, rows: 6 };
+    let (dir, named) = match dir {
+        Some(dir) => (dir.to_path_buf(), true),
+        None => match saved::default_dir(standard) {
+            Some(dir) if saved::has_manifest(&dir) => (dir, false),
+            _ => return Ok(None),
+        },
+    };
+    let unusable = |e: &dyn std::fmt::Display| {
+        anyhow::anyhow!("cannot use the strong solution in {}: {e}", dir.display())
+    };
+    let solution = Solution::open(&dir).map_err(|e| unusable(&e))?;
+    let Layout { cols, rows } = solution.layout();
+    // The default place is that of 7×6; a directory named may hold any board.
+    if !named && solution.layout() != standard {
+        return Err(unusable(&format!(
+            "it solves the {cols}×{rows} board, not 7×6"
+        )));
+    }
+    match Saved::open(&dir)
+        .map_err(LookupError::from)
+        .and_then(|mut s| s.value(&[]))
+    {
+        Ok(_) => eprintln!(
+            "tomek: Four in a row on {cols}×{rows} is answered from the strong solution in {}",
+            dir.display()
+        ),
+        Err(e @ LookupError::Unsolved { .. }) => eprintln!(
+            "tomek: warning: the strong solution in {} is not complete ({e}); positions of the \
+             plies not saved yet are searched as without it",
+            dir.display()
+        ),
+        Err(e) => return Err(unusable(&e)),
+    }
+    Ok(Some(solution))
 }
 
 /// Opens `url` in the default browser; a failure is reported and otherwise ignored.

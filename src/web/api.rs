@@ -1,9 +1,11 @@
 //! The JSON API. Every answer is JSON; every refusal is `{"error": "..."}` with status 400
 //! (bad parameters), 404, 413/414 (too large) or 503 (too much work right now).
 
-use super::{MAX_QUERY, REQUEST_TIMEOUT, SEARCH_TIMEOUT, SEARCH_WAIT, Shared};
+use super::{MAX_QUERY, REQUEST_TIMEOUT, SEARCH_TIMEOUT, SEARCH_WAIT, Shared, Solution};
 use crate::fourow;
-use crate::fourow::solve::{self as perfect, Shape};
+use crate::fourow::bdd::saved::LookupError;
+use crate::fourow::bdd::values::Value;
+use crate::fourow::solve::{self as perfect, Board, Outcome, Shape};
 use crate::outcome::Player;
 use crate::tictactoe::explain;
 use crate::tictactoe::rules::Geometry;
@@ -18,10 +20,11 @@ use std::sync::Arc;
 
 /// The largest board whose positions per ply are counted (cells).
 pub const MAX_COUNT_CELLS: u32 = 20;
-/// The most empty cells a position may have for its columns to be scored. On 7×6, positions
+/// The most empty cells a position may have for its columns to be searched. On 7×6, positions
 /// of random games with 30 empty cells took 49 ms at the median and at most 1 s (100 of them,
 /// one thread, on two busy cores); with 32 empty cells the slowest of 30 took 2.2 s on idle
-/// cores, too close to [`super::SEARCH_TIMEOUT`].
+/// cores, too close to [`super::SEARCH_TIMEOUT`]. A strong solution of the board answers
+/// positions with more, with outcomes rather than scores.
 pub const MAX_SEARCH_EMPTY: u32 = 30;
 /// Transposition table of one search, in bytes. A search of a position with few empty cells
 /// visits few positions, and the table's pages, written before the search starts, cost more
@@ -432,8 +435,83 @@ fn standard_counts() -> Result<Vec<[u64; 6]>, String> {
     Ok(plies)
 }
 
+/// What a strong solution says of a position and of each of its legal columns (0-based), for
+/// the player to move.
+struct Known {
+    position: Option<Outcome>,
+    columns: Vec<(u32, Outcome)>,
+}
+
+/// The solution the server holds of `shape`'s board, if any.
+fn solution_of(shared: &Shared, shape: Shape) -> Option<&Solution> {
+    shared
+        .solution
+        .as_ref()
+        .filter(|s| (s.layout.cols, s.layout.rows) == (shape.cols(), shape.rows()))
+}
+
+/// The outcomes of the position `moves` (1-based column digits, a game of `b`'s board) and of
+/// its columns from `solution`, with no search; `Ok(None)` when the position's plies are not
+/// solved there yet (a run still saving it), so that the request is answered as without a
+/// solution.
+fn look_up(solution: &Solution, moves: &str, b: Board) -> Result<Option<Known>, ApiError> {
+    let cols: Vec<u8> = moves.bytes().map(|c| c - b'1').collect();
+    let playable: Vec<u32> = if b.last_mover_won() || b.is_full() {
+        Vec::new()
+    } else {
+        (0..b.shape().cols()).filter(|&c| b.can_play(c)).collect()
+    };
+    let mut asked = vec![cols.clone()];
+    asked.extend(playable.iter().map(|&c| {
+        let mut next = cols.clone();
+        next.push(c as u8);
+        next
+    }));
+    let values = match solution.values(&asked) {
+        Ok(values) => values,
+        Err(LookupError::Unsolved { .. }) => return Ok(None),
+        Err(e) => {
+            return Err(ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the saved solution cannot answer: {e}"),
+            ));
+        }
+    };
+    let position = values[0].map(Value::outcome);
+    // A child's value is for the opponent, who moves there; a move that makes four ends the
+    // game in a position lost for the opponent.
+    let columns: Vec<(u32, Outcome)> = playable
+        .iter()
+        .zip(&values[1..])
+        .map(|(&c, v)| {
+            let outcome = match v {
+                Some(Value::Won) => Outcome::Loss,
+                Some(Value::Drawn) => Outcome::Draw,
+                Some(Value::Lost) | None => Outcome::Win,
+            };
+            (c, outcome)
+        })
+        .collect();
+    // The best column decides the position when the solution does not.
+    let best = columns.iter().map(|&(_, o)| o).min_by_key(|&o| match o {
+        Outcome::Win => 0,
+        Outcome::Draw => 1,
+        Outcome::Loss => 2,
+    });
+    Ok(Some(Known {
+        position: position.or(best),
+        columns,
+    }))
+}
+
 /// `GET /api/fourow/explain?moves=M[&cols=C&rows=R]`: the score of every column, as
 /// `tomek fourow explain --format json` gives it, for positions with few empty cells.
+///
+/// When the server holds a strong solution of the board, the answer says where it comes from
+/// (`"source"`): with few empty cells, from a search that the solution's outcomes narrow
+/// (`"search"`: the same scores, found faster); with more, from the solution alone
+/// (`"solution"`: the outcome of the position and of every column, their scores and distances
+/// `null` and no line of play, which only a search finds).
 pub(crate) async fn fourow_explain(
     State(shared): State<Arc<Shared>>,
     q: Params,
@@ -443,10 +521,23 @@ pub(crate) async fn fourow_explain(
     let moves = args.moves(true)?.to_string();
     let b = perfect::parse_moves(&moves, shape).map_err(|e| bad(format!("`{moves}`: {e}")))?;
     let empty = shape.area() - b.moves();
-    if empty > MAX_SEARCH_EMPTY {
+    // The look-up reads files: it runs where blocking is allowed.
+    let known = if solution_of(&shared, shape).is_some() {
+        let shared = shared.clone();
+        let moves = moves.clone();
+        blocking(move || match solution_of(&shared, shape) {
+            Some(solution) => look_up(solution, &moves, b),
+            None => Ok(None),
+        })
+        .await??
+    } else {
+        None
+    };
+    let limit = shared.search_empty;
+    if empty > limit && known.is_none() {
         return Err(bad(format!(
             "the position has {empty} empty cells; columns are scored here only with at most \
-             {MAX_SEARCH_EMPTY} empty cells (the command `tomek fourow explain` has no limit)"
+             {limit} empty cells (the command `tomek fourow explain` has no limit)"
         )));
     }
     let verdict = if shape == Shape::STANDARD {
@@ -455,6 +546,27 @@ pub(crate) async fn fourow_explain(
     } else {
         b.verdict()
     };
+    if let Some(known) = known.as_ref().filter(|_| empty > limit) {
+        let doc = serde_json::json!({
+            "position": moves,
+            "columns": shape.cols(),
+            "rows": shape.rows(),
+            "verdict": verdict.sentence(),
+            "to_move": player_word(b.to_move()),
+            "score": null,
+            "outcome": known.position,
+            "distance": null,
+            "moves": known.columns.iter().map(|&(c, o)| serde_json::json!({
+                "column": c + 1,
+                "score": null,
+                "outcome": o,
+                "distance": null,
+            })).collect::<Vec<_>>(),
+            "variation": "",
+            "source": "solution",
+        });
+        return Ok(ok(pretty(&doc)?));
+    }
     // A search waits its turn for a while; only a queue longer than that is turned away.
     let Ok(Ok(permit)) =
         tokio::time::timeout(SEARCH_WAIT, shared.search.clone().acquire_owned()).await
@@ -464,10 +576,15 @@ pub(crate) async fn fourow_explain(
             "too many searches are running; try again in a moment".into(),
         ));
     };
+    let columns = known
+        .as_ref()
+        .map(|k| k.columns.clone())
+        .unwrap_or_default();
     // The search holds the permit until it ends, even when its request has given up, so no
     // more searches run at a time than there are cores.
     let search = tokio::task::spawn_blocking(move || {
-        let a = perfect::analyze(b, 1, SEARCH_TABLE, &|_, _| {});
+        let known = |c: u32| columns.iter().find(|&&(col, _)| col == c).map(|&(_, o)| o);
+        let a = perfect::analyze_known(b, 1, SEARCH_TABLE, &|_, _| {}, &known);
         drop(permit);
         a
     });
@@ -487,7 +604,7 @@ pub(crate) async fn fourow_explain(
         .iter()
         .filter_map(|&c| char::from_digit(c + 1, 10))
         .collect();
-    let doc = serde_json::json!({
+    let mut doc = serde_json::json!({
         "position": moves,
         "columns": shape.cols(),
         "rows": shape.rows(),
@@ -504,5 +621,9 @@ pub(crate) async fn fourow_explain(
         })).collect::<Vec<_>>(),
         "variation": digits,
     });
+    // Without a solution the answer stays exactly the command's.
+    if known.is_some() {
+        doc["source"] = "search".into();
+    }
     Ok(ok(pretty(&doc)?))
 }

@@ -8,9 +8,19 @@
 //! at most [`SEARCH_WAIT`]. Every connection is bounded too: at most [`MAX_CONNECTIONS`] are
 //! open at once, and one silent for [`IDLE_TIMEOUT`] (idle, or a request stalled half sent) is
 //! closed.
+//!
+//! A search is bounded by the empty cells of its position ([`MAX_SEARCH_EMPTY`]); a strong
+//! solution of a board ([`Options::solution`]) gives the win, draw or loss of every column of
+//! that board with no search, from the empty board on, and narrows the searches that find the
+//! exact scores within the bound.
 
 mod api;
 
+pub use api::MAX_SEARCH_EMPTY;
+
+use crate::fourow::bdd::encoding::Layout;
+use crate::fourow::bdd::saved::{self, LookupError, Saved};
+use crate::fourow::bdd::values::Value;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -20,6 +30,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -45,30 +56,90 @@ pub const MAX_CONNECTIONS: usize = 256;
 /// half sent are closed.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(15);
 
+/// How the server answers Four in a row positions.
+pub struct Options {
+    /// A strong solution of one board: positions of that board are answered from it at any
+    /// number of empty cells, where a search could not finish in time.
+    pub solution: Option<Solution>,
+    /// The most empty cells a position may have for its columns to be searched; beyond, only a
+    /// solution answers. [`MAX_SEARCH_EMPTY`] keeps searches within [`SEARCH_TIMEOUT`]; less
+    /// lets a small board show the answers a large one gets from its solution.
+    pub search_empty: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            solution: None,
+            search_empty: MAX_SEARCH_EMPTY,
+        }
+    }
+}
+
+/// A strong solution saved by [`crate::fourow::bdd::values::save`], as the server answers from
+/// it. Each look-up opens the files it reads afresh and closes them: a solution of 7×6 has some
+/// 1,500 files, which a server kept open for days would otherwise come to hold open at once,
+/// beyond the limit of many systems; and a solution still being saved answers from the plies
+/// saved by then. Look-ups take turns, so that no more of its files are open at a time than
+/// one look-up reads.
+pub struct Solution {
+    dir: PathBuf,
+    layout: Layout,
+    turn: Mutex<()>,
+}
+
+impl Solution {
+    /// The solution in `dir`, whose manifest says which board it solves.
+    pub fn open(dir: &Path) -> Result<Solution, saved::Error> {
+        Ok(Solution {
+            dir: dir.to_path_buf(),
+            layout: saved::read_manifest(dir)?.layout,
+            turn: Mutex::new(()),
+        })
+    }
+
+    /// The board solved.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// [`Saved::value`] of each of `moves` (0-based columns), in order, from the files as
+    /// they are now.
+    pub(crate) fn values(&self, moves: &[Vec<u8>]) -> Result<Vec<Option<Value>>, LookupError> {
+        let _turn = self.turn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut saved = Saved::open(&self.dir)?;
+        moves.iter().map(|m| saved.value(m)).collect()
+    }
+}
+
 /// What the handlers share: the statistics once computed, the position counts of each board
 /// size once computed (at most one per size of at most [`api::MAX_COUNT_CELLS`] cells, a few
-/// KB each), and the search permit.
+/// KB each), the search permit, and what [`Options`] gave.
 pub(crate) struct Shared {
     stats: OnceCell<Arc<String>>,
     counts: Mutex<HashMap<(u32, u32), Arc<String>>>,
     search: Arc<Semaphore>,
+    solution: Option<Solution>,
+    search_empty: u32,
 }
 
 impl Shared {
-    fn new() -> Shared {
+    fn new(options: Options) -> Shared {
         Shared {
             stats: OnceCell::new(),
             counts: Mutex::new(HashMap::new()),
             search: Arc::new(Semaphore::new(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
             )),
+            solution: options.solution,
+            search_empty: options.search_empty,
         }
     }
 }
 
 /// The whole site: pages, static files and the API.
-pub fn router() -> Router {
-    let shared = Arc::new(Shared::new());
+pub fn router(options: Options) -> Router {
+    let shared = Arc::new(Shared::new(options));
     Router::new()
         .route("/", get(index))
         .route("/tomek", get(tomek_page))
@@ -87,21 +158,22 @@ pub fn router() -> Router {
         .layer(tower::limit::ConcurrencyLimitLayer::new(MAX_CONCURRENT))
 }
 
-/// Serves the site on `listener` until `shutdown` completes, then finishes the requests in
-/// flight.
+/// Serves the site on `listener`, answering Four in a row as `options` say, until `shutdown`
+/// completes, then finishes the requests in flight.
 ///
 /// Tomek explanations of the first plies read per-setup tables computed once
 /// ([`crate::tictactoe::subtree`]); [`crate::tictactoe::subtree::prepare`] computes them ahead,
 /// as `tomek serve` does on a thread of its own while the server starts.
 pub async fn serve(
     listener: TcpListener,
+    options: Options,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let listener = Bounded {
         inner: listener,
         slots: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
     };
-    axum::serve(listener, router())
+    axum::serve(listener, router(options))
         .with_graceful_shutdown(shutdown)
         .await
 }

@@ -29,4 +29,5 @@ mod query;
 mod solve_cli;
 mod validate_cli;
 mod web;
+mod web_solution;
 mod writes;

@@ -55,6 +55,10 @@ const PRINTING: &[&[&str]] = &[
 #[test]
 fn every_printing_subcommand_ends_quietly_into_a_closed_pipe() {
     for args in PRINTING {
+        // Without the SQL engine, `query` only says how to build it (checked by .ci/run).
+        if cfg!(not(feature = "sql")) && args[0] == "query" {
+            continue;
+        }
         let mut child = Command::new(TOMEK)
             .args(*args)
             .current_dir(project(""))

@@ -1,27 +1,34 @@
 //! `tomek serve`: every endpoint over real HTTP on a loopback port, the refusals, the pages,
 //! and a clean stop on Ctrl-C.
 
-use crate::harness::{TOMEK, stdout_of};
+use crate::harness::{TOMEK, stdout_of, tomek};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+/// A data directory that holds nothing, so that no strong solution saved on the machine in the
+/// default place changes what the server or a command answers.
+pub(crate) const NO_DATA: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/no-tomek-data");
+
 /// A running `tomek serve` on a free loopback port, ended when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     addr: SocketAddr,
 }
 
 impl Server {
-    fn start() -> Server {
+    pub(crate) fn start() -> Server {
         Server::start_with(&[], None)
     }
 
     /// `tomek serve` on a free loopback port with `extra` arguments, and `path` as `PATH`.
-    fn start_with(extra: &[&str], path: Option<&std::ffi::OsStr>) -> Server {
+    pub(crate) fn start_with(extra: &[&str], path: Option<&std::ffi::OsStr>) -> Server {
         let mut command = Command::new(TOMEK);
-        command.args(["serve", "--addr", "127.0.0.1:0"]).args(extra);
+        command
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(extra)
+            .env("TOMEK_DATA_DIR", NO_DATA);
         if let Some(path) = path {
             command.env("PATH", path);
         }
@@ -45,7 +52,7 @@ impl Server {
     }
 
     /// Status, content type and body of `GET path`.
-    fn get(&self, path: &str) -> (u16, String, String) {
+    pub(crate) fn get(&self, path: &str) -> (u16, String, String) {
         self.request(&format!(
             "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
         ))
@@ -74,7 +81,7 @@ impl Server {
         (status, kind, body.to_string())
     }
 
-    fn json(&self, path: &str) -> serde_json::Value {
+    pub(crate) fn json(&self, path: &str) -> serde_json::Value {
         let (status, kind, body) = self.get(path);
         assert_eq!(status, 200, "{path}: {body}");
         assert_eq!(kind, "application/json", "{path}");
@@ -82,7 +89,7 @@ impl Server {
     }
 
     /// Asserts that `path` is refused with `status` and a JSON message.
-    fn refused(&self, path: &str, status: u16) -> String {
+    pub(crate) fn refused(&self, path: &str, status: u16) -> String {
         let (got, kind, body) = self.get(path);
         assert_eq!(got, status, "{path}: {body}");
         assert_eq!(kind, "application/json", "{path}");
@@ -371,7 +378,7 @@ fn web_fourow_explain_is_the_commands_json() {
             "{moves}"
         );
         let (cols, rows) = (cols.to_string(), rows.to_string());
-        let command = stdout_of(&[
+        let command = command_json(&[
             "fourow",
             "explain",
             "--format",
@@ -391,11 +398,26 @@ fn web_fourow_explain_is_the_commands_json() {
     }
 }
 
+/// What `tomek --quiet ARGS` prints, with no strong solution in the default place.
+pub(crate) fn command_json(args: &[&str]) -> String {
+    let out = tomek()
+        .env("TOMEK_DATA_DIR", NO_DATA)
+        .arg("--quiet")
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("tomek prints UTF-8")
+}
+
 /// The first line `tomek serve --addr ADDR` writes to standard error, then the first to
 /// standard output; the server is ended at once, having been sent nothing.
 fn first_lines(addr: &str) -> (String, String) {
     let mut child = Command::new(TOMEK)
         .args(["serve", "--addr", addr])
+        .env("TOMEK_DATA_DIR", NO_DATA)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -459,13 +459,24 @@ function fourowPage() {
     try {
       const e = await getJson("/api/fourow/explain?" + q);
       if (mine !== request) return;
-      $("score").textContent = e.outcome + " in " + e.distance + (e.distance === 1 ? " ply" : " plies") + " for the " + e.to_move + " player (score " + e.score + ")";
-      $("variation").textContent = e.variation;
+      // Beyond the positions a search can score in time, a saved solution gives the outcomes
+      // alone: no score, distance or line of play.
+      if (e.score === null) {
+        $("score").textContent = (e.outcome || "unknown") + " for the " + e.to_move + " player (from the saved solution; scores once fewer cells are empty)";
+      } else {
+        $("score").textContent = e.outcome + " in " + e.distance + (e.distance === 1 ? " ply" : " plies") + " for the " + e.to_move + " player (score " + e.score + ")";
+      }
+      $("variation").textContent = e.variation || "";
       for (const m of e.moves) {
         const s = $("score" + m.column);
-        s.textContent = m.score;
         s.className = "colscore " + m.outcome;
-        s.title = m.outcome + " in " + m.distance + " plies";
+        if (m.score === null) {
+          s.textContent = m.outcome;
+          s.title = m.outcome + " (from the saved solution)";
+        } else {
+          s.textContent = m.score;
+          s.title = m.outcome + " in " + m.distance + " plies";
+        }
       }
     } catch (err) {
       if (mine === request) $("score").textContent = "not scored: " + err.message;
