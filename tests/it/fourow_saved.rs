@@ -179,12 +179,15 @@ fn a_ply_file_round_trips_and_refuses_damage() {
     // an error naming the file, not a value; the checksum of every file is checked by
     // `saved::verify`.
     let moves = [0, 1, 0, 1, 2, 3, 2, 3, 1];
-    std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-    let err = Saved::open(dir.path())
-        .unwrap()
-        .value(&moves)
-        .unwrap_err()
-        .to_string();
+    let lookup_error = |file: &[u8]| {
+        std::fs::write(&path, file).unwrap();
+        Saved::open(dir.path())
+            .unwrap()
+            .value(&moves)
+            .unwrap_err()
+            .to_string()
+    };
+    let err = lookup_error(&bytes[..bytes.len() - 3]);
     assert!(
         err.contains("values-09.bdd") && err.contains("bytes"),
         "{err}"
@@ -193,12 +196,7 @@ fn a_ply_file_round_trips_and_refuses_damage() {
     let root = u32::from_le_bytes(broken[64..68].try_into().unwrap()) as usize;
     let at = 72 + 10 * (root - 2);
     broken[at..at + 2].copy_from_slice(&999u16.to_le_bytes());
-    std::fs::write(&path, &broken).unwrap();
-    let err = Saved::open(dir.path())
-        .unwrap()
-        .value(&moves)
-        .unwrap_err()
-        .to_string();
+    let err = lookup_error(&broken);
     assert!(
         err.contains("values-09.bdd") && err.contains("node"),
         "{err}"
