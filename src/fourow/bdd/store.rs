@@ -205,7 +205,9 @@ pub struct Store {
     /// The budget is spent: set by [`Store::run`] when the room cannot grow.
     overflow: bool,
     peak: usize,
-    /// Operations split their branches across threads above this level.
+    /// Operations split their branches across threads at the levels from `fork_from` up to
+    /// (not including) `fork`.
+    fork_from: u32,
     fork: u32,
     /// The cache's epoch: entries of other epochs are stale.
     epoch: u32,
@@ -242,6 +244,7 @@ impl Store {
             full: AtomicBool::new(false),
             overflow: false,
             peak: 0,
+            fork_from: 0,
             fork: levels / 4,
             epoch: 1,
         };
@@ -273,7 +276,16 @@ impl Store {
     /// Whether operations split their work across threads at `level`.
     #[inline]
     pub fn forks_at(&self, level: u32) -> bool {
-        level < self.fork
+        (self.fork_from..self.fork).contains(&level)
+    }
+
+    /// Moves the levels where operations fork to start at `level`, for sets whose variables
+    /// above it are fixed: a node there has one live branch, so a fork at it only waits on an
+    /// empty half and the work would run on one thread.
+    pub fn fork_from(&mut self, level: u32) {
+        let span = self.levels / 4;
+        self.fork_from = level.min(self.levels);
+        self.fork = (self.fork_from + span).min(self.levels);
     }
 
     /// Bytes the store holds now: the node slots written (live or garbage), the unique table

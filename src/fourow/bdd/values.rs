@@ -538,6 +538,8 @@ pub fn solve_with(
     }
     let [_, x_wins, o_wins] = roots;
     let mut roots = store.compact([x_wins, o_wins]).to_vec();
+    // Each piece fixes its first columns: the work can only be shared out below them.
+    store.fork_from(layout.base(split));
     let mut costs = vec![
         Cost {
             nodes: 0,
