@@ -434,8 +434,8 @@ if [ "${SOLVE:-0}" = 1 ]; then
             --method bdd --values --cols "$cols" --rows "$rows" "$flag" "$dir" \
             | tee "$tmp/solve-$board.table"
         read -r wall user sys peak_kb <"$tmp/solve-$board.time"
-        # Column 11 of the table: the nodes of the ply's won and lost diagrams.
-        largest=$(awk '$1 ~ /^[0-9]+$/ { n = $11; gsub(",", "", n); if (n + 0 > m) { m = n + 0; p = $1 } }
+        # Column 10 of the table: the nodes of the ply's won and lost diagrams.
+        largest=$(awk '$1 ~ /^[0-9]+$/ { n = $10; gsub(",", "", n); if (n + 0 > m) { m = n + 0; p = $1 } }
             END { print m " (ply " p ")" }' "$tmp/solve-$board.table")
         bytes=$(du -sb "$dir" | cut -f1)
         "$tomek" --quiet fourow score --random 20 --stones "0-$((cols * rows - 1))" --seed 7 \

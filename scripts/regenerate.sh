@@ -4,11 +4,14 @@
 #
 # Usage: scripts/regenerate.sh [--full] [SET...]
 #        (default: every set but fourow-space, which counts the whole 7×6 game in about a quarter
-#        of an hour; --full adds it. Sets: fourow fourow-space fourow-space-check tomek docs)
+#        of an hour, and fourow-solutions, which solves boards strongly in hours; --full adds
+#        them. Sets: fourow fourow-space fourow-space-check fourow-solutions
+#        fourow-solutions-check tomek docs)
 #
 # Without --full, fourow-space-check stands in for the whole count: it counts a prefix of the
 # plies afresh and compares them with generated/fourow-space.csv, and checks the file against
-# the checksum the last full run stored beside it.
+# the checksum the last full run stored beside it; fourow-solutions-check does the same for the
+# strong solutions, and checks their first plies against the search.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -51,6 +54,78 @@ fourow-space-check() {
     fi
 }
 
+# The strong solutions of the boards in SOLUTION_BOARDS (default: those solved so far, 6x6): per
+# ply, the positions, how many are won, drawn and lost for the side to move, and how many of the
+# lost ones are terminal (the previous move made a four). Each is solved from scratch (hours;
+# --memory-limit SOLUTION_MEMORY, default 8G) into SOLUTION_DIR/fourow-solution-WxH, resumed when
+# a run there stopped (default: a temporary directory, removed after).
+fourow-solutions() {
+    local board keep="${SOLUTION_DIR:-}" dir
+    local place="${SOLUTION_DIR:-$(mktemp -d)}"
+    for board in ${SOLUTION_BOARDS:-6x6}; do
+        dir="$place/fourow-solution-$board"
+        local flag=--save
+        if [ -f "$dir/manifest.txt" ]; then
+            flag=--resume
+        fi
+        "$tomek" --quiet fourow count --method bdd --values --cols "${board%x*}" \
+            --rows "${board#*x}" --memory-limit "${SOLUTION_MEMORY:-8G}" "$flag" "$dir" \
+            --format csv >"generated/.fourow-solution-$board.csv.tmp"
+        mv "generated/.fourow-solution-$board.csv.tmp" "generated/fourow-solution-$board.csv"
+        (cd generated && sha256sum "fourow-solution-$board.csv" >"fourow-solution-$board.sha256")
+    done
+    if [ -z "$keep" ]; then
+        rm -rf "$place"
+    fi
+}
+
+# The quick stand-in for fourow-solutions, for every solution in generated/: its checksum; every
+# ply's won + drawn + lost equal to its positions; its positions of plies 0 to CHECK_PLIES (default
+# 24) equal to a fresh count; and its first two plies equal to the search's outcomes of the empty
+# board and of each first move (`fourow explain`, seconds on 6x6).
+fourow-solutions-check() {
+    local plies="${CHECK_PLIES:-24}" file board cols rows
+    for file in generated/fourow-solution-*.csv; do
+        [ -e "$file" ] || continue
+        board="${file#generated/fourow-solution-}"
+        board="${board%.csv}"
+        cols="${board%x*}"
+        rows="${board#*x}"
+        if ((plies > cols * rows)); then
+            plies=$((cols * rows))
+        fi
+        (cd generated && sha256sum --quiet -c "fourow-solution-$board.sha256")
+        awk -F, -v f="$file" 'NR > 1 && $1 != "total" && $3 + $4 + $5 != $2 {
+            print "regenerate.sh: " f ", ply " $1 ": won + drawn + lost is not the positions" > "/dev/stderr"
+            bad = 1 } END { exit bad }' "$file"
+        if ! diff <("$tomek" --quiet fourow count --method bdd --cols "$cols" --rows "$rows" \
+            --plies "$plies" --format csv | grep -v '^total,' | cut -d, -f2) \
+            <(head -n "$((plies + 2))" "$file" | cut -d, -f2); then
+            echo "regenerate.sh: the positions of $file differ from a fresh count of plies 0-$plies" >&2
+            exit 1
+        fi
+        # The search's outcomes: the empty board's for the first player, and each first move's for
+        # the first player, which is the second player's position lost, drawn or won.
+        local searched
+        searched="$("$tomek" --quiet fourow explain "" --cols "$cols" --rows "$rows" --format json |
+            python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+side = {"win": 0, "draw": 1, "loss": 2}
+ply0 = [0, 0, 0]
+ply0[side[r["outcome"]]] = 1
+ply1 = [0, 0, 0]
+for m in r["moves"]:
+    ply1[2 - side[m["outcome"]]] += 1
+print(",".join(map(str, ply0)))
+print(",".join(map(str, ply1)))')"
+        if ! diff <(echo "$searched") <(sed -n '2,3p' "$file" | cut -d, -f3-5); then
+            echo "regenerate.sh: plies 0 and 1 of $file differ from the search's outcomes" >&2
+            exit 1
+        fi
+    done
+}
+
 # Tic-Tac-Toe-Tomek: the small and large datasets shaped like the 2013 inputs, the edge cases,
 # the smallest file that every catalogued wrong solver fails, and the state-space statistics
 # with their plot.
@@ -89,8 +164,8 @@ docs() {
 }
 
 # Each set is one function above; add new ones to these lists.
-all_sets=(fourow fourow-space fourow-space-check tomek docs)
-default_sets=(fourow fourow-space-check tomek docs)
+all_sets=(fourow fourow-space fourow-space-check fourow-solutions fourow-solutions-check tomek docs)
+default_sets=(fourow fourow-space-check fourow-solutions-check tomek docs)
 
 full=0
 sets=()
@@ -103,7 +178,7 @@ done
 if [ ${#sets[@]} -eq 0 ]; then
     sets=("${default_sets[@]}")
     if [ "$full" = 1 ]; then
-        sets=(fourow fourow-space tomek docs)
+        sets=(fourow fourow-space fourow-solutions tomek docs)
     fi
 fi
 for set in "${sets[@]}"; do
