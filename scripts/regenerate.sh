@@ -82,7 +82,7 @@ fourow-solutions() {
 # The quick stand-in for fourow-solutions, for every solution in generated/: its checksum; every
 # ply's won + drawn + lost equal to its positions; its positions of plies 0 to CHECK_PLIES (default
 # 24) equal to a fresh count; and its first two plies equal to the search's outcomes of the empty
-# board and of each first move (`fourow explain`, seconds on 6x6).
+# board and of each first move (`fourow explain`, ten seconds on 6x6).
 fourow-solutions-check() {
     local plies="${CHECK_PLIES:-24}" file board cols rows
     for file in generated/fourow-solution-*.csv; do
@@ -104,21 +104,21 @@ fourow-solutions-check() {
             echo "regenerate.sh: the positions of $file differ from a fresh count of plies 0-$plies" >&2
             exit 1
         fi
-        # The search's outcomes: the empty board's for the first player, and each first move's for
-        # the first player, which is the second player's position lost, drawn or won.
+        # The search's outcomes: the empty board's for the first player (its best column's), and
+        # each first move's for the first player, which is the second player's position lost,
+        # drawn or won.
         local searched
-        searched="$("$tomek" --quiet fourow explain "" --cols "$cols" --rows "$rows" --format json |
-            python3 -c '
-import json, sys
-r = json.load(sys.stdin)
-side = {"win": 0, "draw": 1, "loss": 2}
-ply0 = [0, 0, 0]
-ply0[side[r["outcome"]]] = 1
-ply1 = [0, 0, 0]
-for m in r["moves"]:
-    ply1[2 - side[m["outcome"]]] += 1
-print(",".join(map(str, ply0)))
-print(",".join(map(str, ply1)))')"
+        searched="$("$tomek" --quiet fourow explain "" --cols "$cols" --rows "$rows" --format csv |
+            awk -F, 'NR > 1 {
+                if ($3 == "win" || best == "win") best = "win"
+                else if ($3 == "draw" || best == "draw") best = "draw"
+                else best = "loss"
+                won += $3 == "loss"; drawn += $3 == "draw"; lost += $3 == "win"
+            }
+            END {
+                print (best == "win") "," (best == "draw") "," (best == "loss")
+                print won + 0 "," drawn + 0 "," lost + 0
+            }')"
         if ! diff <(echo "$searched") <(sed -n '2,3p' "$file" | cut -d, -f3-5); then
             echo "regenerate.sh: plies 0 and 1 of $file differ from the search's outcomes" >&2
             exit 1
