@@ -84,16 +84,15 @@ fourow-solutions() {
 # 24) equal to a fresh count; and its first two plies equal to the search's outcomes of the empty
 # board and of each first move (`fourow explain`, ten seconds on 6x6).
 fourow-solutions-check() {
-    local plies="${CHECK_PLIES:-24}" file board cols rows
+    local file board cols rows plies
     for file in generated/fourow-solution-*.csv; do
         [ -e "$file" ] || continue
         board="${file#generated/fourow-solution-}"
         board="${board%.csv}"
         cols="${board%x*}"
         rows="${board#*x}"
-        if ((plies > cols * rows)); then
-            plies=$((cols * rows))
-        fi
+        plies="${CHECK_PLIES:-24}"
+        plies=$((plies < cols * rows ? plies : cols * rows))
         (cd generated && sha256sum --quiet -c "fourow-solution-$board.sha256")
         awk -F, -v f="$file" 'NR > 1 && $1 != "total" && $3 + $4 + $5 != $2 {
             print "regenerate.sh: " f ", ply " $1 ": won + drawn + lost is not the positions" > "/dev/stderr"
