@@ -128,7 +128,7 @@ fn a_small_memory_limit_keeps_the_plies_done() {
         cols: 7,
         rows: 6,
         plies: 30,
-        memory_limit: 64 << 20,
+        memory_limit: 24 << 20,
     };
     let stopped = bdd::count(settings, |_| {}, |_, _| Continue(())).unwrap_err();
     let bdd::Error::MemoryLimit { ply, .. } = stopped.error else {
@@ -196,7 +196,7 @@ fn the_command_stops_at_the_memory_limit_and_prints_what_it_has() {
             "--plies",
             "30",
             "--memory-limit",
-            "64M",
+            "24M",
             "--format",
             "csv",
         ])
@@ -205,7 +205,7 @@ fn the_command_stops_at_the_memory_limit_and_prints_what_it_has() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("memory limit of 64 MiB"), "{stderr}");
+    assert!(stderr.contains("memory limit of 24 MiB"), "{stderr}");
     assert!(stdout.starts_with("ply,positions,"), "{stdout}");
     assert!(stdout.contains("\n8,184275,0,1892,0,182383\n"), "{stdout}");
     assert!(stdout.lines().last().unwrap().starts_with("total,"));

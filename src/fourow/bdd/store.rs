@@ -42,6 +42,9 @@ const CACHE_RATIO: usize = 2;
 const MIN_CACHE: usize = 1 << 16;
 /// The smallest unique table and node array.
 const MIN_TABLE: usize = 1 << 12;
+/// Below this many nodes an operation runs on one thread: each fork hands a job to another
+/// thread and waits on it, which costs more than the walk of a small diagram saves.
+const PARALLEL_NODES: usize = 1 << 16;
 
 /// Marks the end of a chain.
 const NIL: u32 = u32::MAX;
@@ -209,6 +212,8 @@ pub struct Store {
     /// (not including) `fork`.
     fork_from: u32,
     fork: u32,
+    /// Whether the current operation is large enough to share out ([`PARALLEL_NODES`]).
+    parallel: bool,
     /// The cache's epoch: entries of other epochs are stale.
     epoch: u32,
 }
@@ -246,6 +251,7 @@ impl Store {
             peak: 0,
             fork_from: 0,
             fork: levels / 4,
+            parallel: false,
             epoch: 1,
         };
         s.note_peak();
@@ -276,7 +282,7 @@ impl Store {
     /// Whether operations split their work across threads at `level`.
     #[inline]
     pub fn forks_at(&self, level: u32) -> bool {
-        (self.fork_from..self.fork).contains(&level)
+        self.parallel && (self.fork_from..self.fork).contains(&level)
     }
 
     /// Moves the levels where operations fork to start at `level`, for sets whose variables
@@ -350,6 +356,7 @@ impl Store {
                 self.overflow = true;
                 return FALSE;
             }
+            self.parallel = self.len() + room >= PARALLEL_NODES;
             let r = op(self);
             let len = self.len();
             self.nodes.len.store(len, Ordering::Relaxed);
