@@ -246,25 +246,25 @@ impl Diagrams {
     /// Builds the sets again in `store`, in the order of the file; `None` when the store's
     /// budget is spent.
     pub fn to_store(&self, store: &mut Store) -> Option<Vec<Ref>> {
-        let mut out = Vec::new();
-        for &root in &self.roots {
-            // Every set but the first finds its nodes in the unique table already.
-            let r = store.run(self.nodes.len() + 16, |s| {
-                // The nodes up to the root's own, which the file puts after its children.
-                let upto = (root as usize).saturating_sub(1).min(self.nodes.len());
-                let mut refs = Vec::with_capacity(upto + 2);
-                refs.extend([FALSE, TRUE]);
-                for n in &self.nodes[..upto] {
-                    refs.push(s.mk(u32::from(n.level), refs[n.lo as usize], refs[n.hi as usize]));
-                }
-                refs[root as usize]
-            });
-            if store.overflowed() {
-                return None;
+        // The file puts every node after its children, so one pass over the nodes up to the
+        // last root's builds every set; the roots are then picked out of it.
+        let upto = self.roots.iter().map(|&r| r as usize).max().unwrap_or(0);
+        let upto = upto.saturating_sub(1).min(self.nodes.len());
+        let built = std::sync::Mutex::new(Vec::new());
+        store.run(upto + 16, |s| {
+            let mut refs = Vec::with_capacity(upto + 2);
+            refs.extend([FALSE, TRUE]);
+            for n in &self.nodes[..upto] {
+                refs.push(s.mk(u32::from(n.level), refs[n.lo as usize], refs[n.hi as usize]));
             }
-            out.push(r);
+            let roots = self.roots.iter().map(|&r| refs[r as usize]).collect();
+            *built.lock().unwrap_or_else(|e| e.into_inner()) = roots;
+            FALSE
+        });
+        if store.overflowed() {
+            return None;
         }
-        Some(out)
+        Some(built.into_inner().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Whether set `set` holds the assignment `bits` (one value a level).
