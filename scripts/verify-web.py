@@ -2,6 +2,7 @@
 
 import csv
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -11,6 +12,11 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+# Where the screenshots go: generated/ by default (README shows them); CI puts them under
+# target/, as a browser's pixels differ from machine to machine and are no data set to rebuild
+# byte for byte.
+SHOTS = os.environ.get("WEB_SCREENSHOTS", "generated")
 
 TOMEK = sys.argv[1]
 # The background colour of a square by the value of moving there (style.css).
@@ -241,7 +247,7 @@ def main():
         driver.get(link)
         check_tomek_page(driver, shown)
         check_stats(driver)
-        full_page_screenshot(driver, "generated/web-tomek.png")
+        full_page_screenshot(driver, os.path.join(SHOTS, "web-tomek.png"))
         # Every setup can be started from.
         for setup in ["5", "none", "15"]:
             driver.find_element(By.CSS_SELECTOR, f"#setupchoice option[value='{setup}']").click()
@@ -295,7 +301,7 @@ def main():
         note = driver.find_element(By.ID, "countnote").text
         check(note.startswith("4,531,985,219,092 positions on the 7×6 board"), f"count note {note!r}")
         check(bars_of(driver) == 43, f"the plot of positions per ply has {bars_of(driver)} bars")
-        full_page_screenshot(driver, "generated/web-fourow.png")
+        full_page_screenshot(driver, os.path.join(SHOTS, "web-fourow.png"))
         driver.find_element(By.ID, "c1r1").click()
         WebDriverWait(driver, 20).until(
             lambda d: d.find_element(By.ID, "verdict").text.startswith("Game is over")
@@ -316,7 +322,7 @@ def main():
         server.wait(timeout=20)
     print(
         f"verify-web: {checks} checks passed in {time.monotonic() - started:.1f} s; "
-        "screenshots generated/web-tomek.png, generated/web-fourow.png"
+        f"screenshots {SHOTS}/web-tomek.png, {SHOTS}/web-fourow.png"
     )
 
 
