@@ -55,10 +55,11 @@ fourow-space-check() {
 }
 
 # The strong solutions of the boards in SOLUTION_BOARDS (default: those solved so far, 6x6, 7x5
-# and 5x7): per ply, the positions, how many are won, drawn and lost for the side to move, and how many
-# of the lost ones are terminal (the previous move made a four). Each is solved from scratch
-# (hours; --memory-limit SOLUTION_MEMORY, default 8G) into SOLUTION_DIR/fourow-solution-WxH,
-# resumed when a run there stopped (default: a temporary directory, removed after).
+# and 5x7): per ply, the positions, how many are won, drawn and lost for the side to move, and
+# how many of the lost ones are terminal (the previous move made a four). Each is solved from
+# scratch (hours; --memory-limit SOLUTION_MEMORY, default 8G) into
+# SOLUTION_DIR/fourow-solution-WxH, resumed when a run there stopped (default: a temporary
+# directory, removed after).
 fourow-solutions() {
     local board keep="${SOLUTION_DIR:-}" dir
     local place="${SOLUTION_DIR:-$(mktemp -d)}"

@@ -3,8 +3,8 @@
 # the page's status, value and per-square colours to `tomek explain --format json`, opens the
 # page's shared link, plays a Four in a row game to a win and checks the verdict, and saves
 # screenshots web-tomek.png and web-fourow.png into generated/ (or $WEB_SCREENSHOTS); then runs
-# the load test (scripts/load-web.py: 10,000 requests from 32 clients, half of them malformed, with its checks
-# of statuses, p99, memory and the server's survival).
+# the load test (scripts/load-web.py: 10,000 requests from 32 clients, half of them malformed,
+# with its checks of statuses, p99, memory and the server's survival).
 #
 # Installs Debian's chromium and chromium-driver (apt-get, so as root) and Python's selenium in
 # a virtual environment under target/. The server listens on a free loopback port only.

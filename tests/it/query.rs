@@ -12,8 +12,12 @@ use tomek::tictactoe::rules::Geometry;
 fn rows(args: &[&str]) -> Vec<Vec<String>> {
     let mut full = vec!["query", "--quiet", "--format", "csv"];
     full.extend_from_slice(args);
-    stdout_of(&full)
-        .lines()
+    csv_rows(&stdout_of(&full))
+}
+
+/// The rows of a CSV text, its header line left out.
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
         .skip(1)
         .map(|l| l.split(',').map(str::to_string).collect())
         .collect()
@@ -489,11 +493,7 @@ fn aggregates_over_runs_equal_aggregates_over_rows() {
         for q in queries.into_iter().chain(row_by_row) {
             let run = |table: &str| {
                 let sql = q.replace("{T}", table);
-                let mut rows: Vec<Vec<String>> = csv(&sql)
-                    .lines()
-                    .skip(1)
-                    .map(|l| l.split(',').map(str::to_string).collect())
-                    .collect();
+                let mut rows = csv_rows(&csv(&sql));
                 rows.sort();
                 let explain = csv(&format!("EXPLAIN {sql}"));
                 (rows, explain.contains("__tomek_"))
