@@ -55,8 +55,10 @@
 use super::encoding::Layout;
 use super::store::{FALSE, Ref, Store, TRUE};
 use crate::output::AtomicFile;
+use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The version of the files and the manifest; a reader refuses any other.
 pub const VERSION: u32 = 2;
@@ -64,6 +66,8 @@ pub const VERSION: u32 = 2;
 const MAGIC: &[u8; 8] = b"TOMEKBDD";
 const HEADER: usize = 64;
 const NODE: usize = 10;
+/// Nodes of one level below which [`Diagrams::to_store`] makes them on one thread.
+const PARALLEL_LEVEL: usize = 1 << 12;
 const MANIFEST: &str = "manifest.txt";
 const FORMAT: &str = "tomek fourow strong solution";
 
@@ -246,25 +250,94 @@ impl Diagrams {
     /// Builds the sets again in `store`, in the order of the file; `None` when the store's
     /// budget is spent.
     pub fn to_store(&self, store: &mut Store) -> Option<Vec<Ref>> {
-        // The file puts every node after its children, so one pass over the nodes up to the
-        // last root's builds every set; the roots are then picked out of it.
+        self.build(store, PARALLEL_LEVEL)
+    }
+
+    /// [`Diagrams::to_store`], making the nodes of a level on every core when there are at
+    /// least `parallel` of them.
+    fn build(&self, store: &mut Store, parallel: usize) -> Option<Vec<Ref>> {
+        // The file puts every node after its children, so the nodes up to the last root's
+        // build every set; the roots are then picked out of them. Nodes of one level have
+        // their children below it, so they are made together, on every core, level by level
+        // from the bottom up.
         let upto = self.roots.iter().map(|&r| r as usize).max().unwrap_or(0);
         let upto = upto.saturating_sub(1).min(self.nodes.len());
-        let built = std::sync::Mutex::new(Vec::new());
+        let nodes = &self.nodes[..upto];
+        let levels = self.layout.levels() as usize;
+        // The file's nodes grouped by level: `order[starts[l]..starts[l + 1]]` are those at
+        // level `l`, in the order of the file.
+        let mut starts = vec![0usize; levels + 2];
+        for n in nodes {
+            starts[usize::from(n.level) + 2] += 1;
+        }
+        for l in 2..starts.len() {
+            starts[l] += starts[l - 1];
+        }
+        let mut order = vec![0u32; nodes.len()];
+        for (i, n) in nodes.iter().enumerate() {
+            let at = &mut starts[usize::from(n.level) + 1];
+            order[*at] = i as u32;
+            *at += 1;
+        }
+        let refs: Vec<AtomicU32> = (0..upto + 2).map(|_| AtomicU32::new(FALSE)).collect();
+        refs[1].store(TRUE, Ordering::Relaxed);
         store.run(upto + 16, |s| {
-            let mut refs = Vec::with_capacity(upto + 2);
-            refs.extend([FALSE, TRUE]);
-            for n in &self.nodes[..upto] {
-                refs.push(s.mk(u32::from(n.level), refs[n.lo as usize], refs[n.hi as usize]));
+            let get = |r: u32| refs[r as usize].load(Ordering::Relaxed);
+            for level in (0..levels).rev() {
+                let these = &order[starts[level]..starts[level + 1]];
+                let make = |&i: &u32| {
+                    let n = nodes[i as usize];
+                    let r = s.mk(u32::from(n.level), get(n.lo), get(n.hi));
+                    refs[i as usize + 2].store(r, Ordering::Relaxed);
+                };
+                if these.len() >= parallel {
+                    these.par_iter().for_each(make);
+                } else {
+                    these.iter().for_each(make);
+                }
             }
-            let roots = self.roots.iter().map(|&r| refs[r as usize]).collect();
-            *built.lock().unwrap_or_else(|e| e.into_inner()) = roots;
             FALSE
         });
         if store.overflowed() {
             return None;
         }
-        Some(built.into_inner().unwrap_or_else(|e| e.into_inner()))
+        Some(
+            self.roots
+                .iter()
+                .map(|&r| refs[r as usize].load(Ordering::Relaxed))
+                .collect(),
+        )
+    }
+
+    /// The number of assignments of every variable in each set, counted over the file's own
+    /// nodes (children first, so one pass); `None` when one does not fit in a `u64`.
+    pub fn count_sets(&self) -> Option<Vec<u64>> {
+        let levels = self.layout.levels();
+        let upto = self.roots.iter().map(|&r| r as usize).max().unwrap_or(0);
+        let upto = upto.saturating_sub(1).min(self.nodes.len());
+        // counts[r]: the assignments of the levels from r's own level on.
+        let mut counts: Vec<u128> = Vec::with_capacity(upto + 2);
+        counts.extend([0, 1]);
+        let level = |r: u32| {
+            if r <= TRUE {
+                levels
+            } else {
+                u32::from(self.nodes[r as usize - 2].level)
+            }
+        };
+        // The assignments of the levels from `from` on, for the set `r`.
+        let from = |counts: &[u128], from: u32, r: u32| -> Option<u128> {
+            counts[r as usize].checked_mul(1u128.checked_shl(level(r) - from)?)
+        };
+        for n in &self.nodes[..upto] {
+            let below = u32::from(n.level) + 1;
+            let c = from(&counts, below, n.lo)?.checked_add(from(&counts, below, n.hi)?)?;
+            counts.push(c);
+        }
+        self.roots
+            .iter()
+            .map(|&r| from(&counts, 0, r).and_then(|c| u64::try_from(c).ok()))
+            .collect()
     }
 
     /// Whether set `set` holds the assignment `bits` (one value a level).
@@ -906,5 +979,35 @@ impl Saved {
             }
         }
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file read back on every core makes the same sets as on one, and its own count of
+    /// them equals the store's.
+    #[test]
+    fn files_build_the_same_sets_on_one_core_and_on_all() {
+        let layout = Layout { cols: 5, rows: 4 };
+        let mut store = Store::new(layout.levels(), 1 << 30);
+        let x = layout.wins(&mut store, true);
+        let o = layout.wins(&mut store, false);
+        let file = Diagrams::from_store(&store, Kind::Values, layout, (0, &[]), &[x, o], [0, 0]);
+        assert!(file.nodes() > 1000, "{} nodes", file.nodes());
+        let own = file.count_sets().expect("counts fit");
+        let expected = store.count(&[x, o], 1 << 30).expect("counts fit");
+        assert_eq!(
+            own.iter().map(|&n| u128::from(n)).collect::<Vec<_>>(),
+            expected
+        );
+        for parallel in [1, usize::MAX] {
+            let mut again = Store::new(layout.levels(), 1 << 30);
+            let roots = file.build(&mut again, parallel).expect("room");
+            assert_eq!(again.count(&roots, 1 << 30), Some(expected.clone()));
+            let back = Diagrams::from_store(&again, Kind::Values, layout, (0, &[]), &roots, [0, 0]);
+            assert_eq!(back, file, "parallel from {parallel}");
+        }
     }
 }

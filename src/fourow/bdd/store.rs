@@ -23,6 +23,7 @@
 //! so that the caller can stop cleanly.
 
 use crate::fourow::pages::{large_pages, table};
+use rayon::prelude::*;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
@@ -416,23 +417,57 @@ impl Store {
     }
 
     fn rehash(&mut self, size: usize) {
+        let len = self.len();
+        let parallel = len >= PARALLEL_NODES;
         if size == self.buckets.len() {
-            for b in &mut self.buckets {
-                *b.get_mut() = NIL;
+            if parallel {
+                self.buckets.par_iter_mut().for_each(|b| *b.get_mut() = NIL);
+            } else {
+                for b in &mut self.buckets {
+                    *b.get_mut() = NIL;
+                }
             }
         } else {
             self.buckets = Vec::new();
             self.buckets = table(size, || AtomicU32::new(NIL));
         }
         let mask = size - 1;
-        for i in 2..self.len() as u32 {
-            let mut n = self.nodes.get(i);
-            let slot = hash3(n.level, n.lo, n.hi) as usize & mask;
-            let head = self.buckets[slot].get_mut();
-            n.next = *head;
-            *head = i;
-            self.nodes.set(i, n);
+        if !parallel {
+            for i in 2..len as u32 {
+                let mut n = self.nodes.get(i);
+                let slot = hash3(n.level, n.lo, n.hi) as usize & mask;
+                let head = self.buckets[slot].get_mut();
+                n.next = *head;
+                *head = i;
+                self.nodes.set(i, n);
+            }
+            return;
         }
+        // Every core links its share of the nodes into the chains, each push a
+        // compare-and-swap on the chain's head; the nodes are all different, so none is
+        // looked for.
+        let (nodes, buckets) = (&self.nodes, &self.buckets);
+        (2..len as u32)
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .for_each(|i| {
+                let mut n = nodes.get(i);
+                let bucket = &buckets[hash3(n.level, n.lo, n.hi) as usize & mask];
+                let mut head = bucket.load(Ordering::Relaxed);
+                loop {
+                    n.next = head;
+                    nodes.set(i, n);
+                    match bucket.compare_exchange_weak(
+                        head,
+                        i,
+                        Ordering::Release,
+                        Ordering::Relaxed,
+                    ) {
+                        Ok(_) => break,
+                        Err(now) => head = now,
+                    }
+                }
+            });
     }
 
     /// The node testing `level` with children `lo` (variable false) and `hi` (true), shared

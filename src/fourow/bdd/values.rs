@@ -669,17 +669,20 @@ pub fn solve_with(
             if store.overflowed() {
                 return Err(out_of_memory(ply).into());
             }
-            let counts = count(&mut store, &[won, lost], ply)?;
-            totals[0] += counts[0];
-            totals[1] += counts[1];
-            let file = Diagrams::from_store(
+            // Counted over the file's nodes: the store's own count would sweep every node
+            // it holds.
+            let mut file = Diagrams::from_store(
                 &store,
                 Kind::Values,
                 layout,
                 (ply, &piece),
                 &[won, lost],
-                [counts[0], counts[1]],
+                [0, 0],
             );
+            let counts = file.count_sets().ok_or(Error::Overflow { ply })?;
+            file.counts = [counts[0], counts[1]];
+            totals[0] += counts[0];
+            totals[1] += counts[1];
             nodes += file.nodes();
             shelf.put(file)?;
             roots.truncate(3);
