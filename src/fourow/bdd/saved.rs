@@ -247,6 +247,13 @@ impl Diagrams {
         self.nodes.len()
     }
 
+    /// The nodes up to the last root's: the file puts every node after its children, so
+    /// these hold every set.
+    fn reached(&self) -> &[FileNode] {
+        let upto = self.roots.iter().map(|&r| r as usize).max().unwrap_or(0);
+        &self.nodes[..upto.saturating_sub(1).min(self.nodes.len())]
+    }
+
     /// Builds the sets again in `store`, in the order of the file; `None` when the store's
     /// budget is spent.
     pub fn to_store(&self, store: &mut Store) -> Option<Vec<Ref>> {
@@ -256,13 +263,11 @@ impl Diagrams {
     /// [`Diagrams::to_store`], making the nodes of a level on every core when there are at
     /// least `parallel` of them.
     fn build(&self, store: &mut Store, parallel: usize) -> Option<Vec<Ref>> {
-        // The file puts every node after its children, so the nodes up to the last root's
-        // build every set; the roots are then picked out of them. Nodes of one level have
-        // their children below it, so they are made together, on every core, level by level
-        // from the bottom up.
-        let upto = self.roots.iter().map(|&r| r as usize).max().unwrap_or(0);
-        let upto = upto.saturating_sub(1).min(self.nodes.len());
-        let nodes = &self.nodes[..upto];
+        // The nodes reached build every set; the roots are then picked out of them. Nodes of
+        // one level have their children below it, so they are made together, on every core,
+        // level by level from the bottom up.
+        let nodes = self.reached();
+        let upto = nodes.len();
         let levels = self.layout.levels() as usize;
         // The file's nodes grouped by level: `order[starts[l]..starts[l + 1]]` are those at
         // level `l`, in the order of the file.
@@ -313,10 +318,9 @@ impl Diagrams {
     /// nodes (children first, so one pass); `None` when one does not fit in a `u64`.
     pub fn count_sets(&self) -> Option<Vec<u64>> {
         let levels = self.layout.levels();
-        let upto = self.roots.iter().map(|&r| r as usize).max().unwrap_or(0);
-        let upto = upto.saturating_sub(1).min(self.nodes.len());
+        let nodes = self.reached();
         // counts[r]: the assignments of the levels from r's own level on.
-        let mut counts: Vec<u128> = Vec::with_capacity(upto + 2);
+        let mut counts: Vec<u128> = Vec::with_capacity(nodes.len() + 2);
         counts.extend([0, 1]);
         let level = |r: u32| {
             if r <= TRUE {
@@ -329,7 +333,7 @@ impl Diagrams {
         let from = |counts: &[u128], from: u32, r: u32| -> Option<u128> {
             counts[r as usize].checked_mul(1u128.checked_shl(level(r) - from)?)
         };
-        for n in &self.nodes[..upto] {
+        for n in nodes {
             let below = u32::from(n.level) + 1;
             let c = from(&counts, below, n.lo)?.checked_add(from(&counts, below, n.hi)?)?;
             counts.push(c);
