@@ -394,7 +394,7 @@ package_timing() {
 #   peak memory under 1 GiB for a query over `status` (every row read) and under 8 GiB for the
 #   query over every column.
 section_query() {
-    local dir="$WORK/export" py="$ROOT/target/verify-export/venv/bin/python" counts_s full_s
+    local dir="$WORK/export" py="${TOMEK_TOOLS:-$ROOT/target}/verify-export-venv/bin/python" counts_s full_s
     local draw_s value_s every_s export_s bytes group_s duck_s duck_q_s status_kb every_kb
     local every="SELECT status, value, count(*), max(board), max(t_square), sum(ply), \
 sum(x_stones), sum(o_stones), count(to_move), count(winner), sum(win_lines), \

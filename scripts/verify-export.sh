@@ -3,13 +3,13 @@
 # "Ask your own question" section three ways: tomek's own SQL over the tables it computes,
 # DuckDB over the exported files, and Polars over them. Fails on any difference, and when
 # README shows an output that tomek does not print. DuckDB and Polars come from PyPI, in a
-# virtual environment under target/. TOMEK_BIN=PATH checks that binary (built with the sql
-# feature) rather than building one.
+# virtual environment under target/, or under TOMEK_TOOLS when set. TOMEK_BIN=PATH checks that
+# binary (built with the sql feature) rather than building one.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 work=target/verify-export
-venv="$work/venv"
+venv="${TOMEK_TOOLS:-target}/verify-export-venv"
 mkdir -p "$work"
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"

@@ -7,7 +7,8 @@
 # with its checks of statuses, p99, memory and the server's survival).
 #
 # Installs Debian's chromium and chromium-driver (apt-get, so as root) and Python's selenium in
-# a virtual environment under target/. The server listens on a free loopback port only.
+# a virtual environment under target/, or under TOMEK_TOOLS when set. The server listens on a
+# free loopback port only.
 #
 # Usage: scripts/verify-web.sh   (TOMEK_BIN=PATH checks that binary rather than building one)
 set -euo pipefail
@@ -17,7 +18,7 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver python3-venv
 fi
-venv=target/verify-web-venv
+venv="${TOMEK_TOOLS:-target}/verify-web-venv"
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi

@@ -65,10 +65,12 @@ fn symbolic_reaches_the_published_totals() {
 
 #[test]
 fn symbolic_equals_the_explicit_methods_on_7_by_6() {
-    // The tree method is the explicit one that reaches ply 16 in seconds and little memory.
+    // The tree method is the explicit one that reaches ply 14 in seconds and little memory
+    // (ply 16 takes it a minute: the diagrams' own totals are held to the published table
+    // further by the generated files' check, to ply 20).
     let tree = count::count(
         Options {
-            plies: 16,
+            plies: 14,
             method: Method::Tree,
             symmetry: true,
         },
@@ -76,11 +78,11 @@ fn symbolic_equals_the_explicit_methods_on_7_by_6() {
         |_| {},
     );
     let generic = sized::count(7, 6, 10, |_| {}).unwrap();
-    let deep = symbolic(7, 6, 16);
+    let deep = symbolic(7, 6, 14);
     assert_eq!(counts(&deep), counts(&tree));
     assert_eq!(counts(&generic), counts(&tree[..=10]));
     let totals: Vec<u64> = deep.iter().map(Ply::positions).collect();
-    assert_eq!(totals, A212693[..=16]);
+    assert_eq!(totals, A212693[..=14]);
 }
 
 #[test]

@@ -16,6 +16,12 @@ fn space() -> &'static Space {
     S.get_or_init(|| Space::explore(Arc::new(Geometry::tomek().clone())))
 }
 
+/// The killer set of every setup, found once: finding it reads every reachable board.
+fn killer() -> &'static sample::KillerSet {
+    static K: OnceLock<sample::KillerSet> = OnceLock::new();
+    K.get_or_init(|| sample::killer_boards(space(), &Geometry::tomek().setups()))
+}
+
 fn spec(profile: Profile, cases: u64, seed: u64) -> Spec {
     Spec {
         profile,
@@ -200,7 +206,7 @@ fn scan() -> &'static Scan {
 
 #[test]
 fn killer_kills_every_mutant_and_shows_every_status() {
-    let found = sample::killer_boards(space(), &Geometry::tomek().setups());
+    let found = killer();
     let killer = &found.boards;
     for &(b, s) in killer {
         assert_eq!(space().status(b), Some(s), "killer boards are reachable");
@@ -240,7 +246,7 @@ fn killer_kills_every_mutant_and_shows_every_status() {
 /// computed breadth first over the distinct signatures.
 #[test]
 fn killer_set_is_smallest() {
-    let found = sample::killer_boards(space(), &Geometry::tomek().setups());
+    let found = killer();
     let k = found.boards.len();
     let sigs = &scan().signatures;
     let universe = sigs.iter().fold(0u64, |m, s| m | s);
@@ -284,14 +290,14 @@ fn equivalent_mutants_never_fail_on_a_reachable_board() {
 
 #[test]
 fn contest_profile_holds_the_killer_set_and_every_status() {
-    let killer = sample::killer_boards(space(), &Geometry::tomek().setups()).boards;
+    let killer = &killer().boards;
     for cases in [killer.len() as u64, 10, 1000, 40_000] {
         let listed: Vec<(Board, Status)> =
             sample::cases(space(), &spec(Profile::Contest, cases, 7))
                 .unwrap()
                 .collect();
         assert_eq!(listed.len() as u64, cases);
-        for bs in &killer {
+        for bs in killer {
             assert!(listed.contains(bs), "{cases} cases miss a killer board");
         }
         for &(b, s) in &listed {

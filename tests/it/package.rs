@@ -16,17 +16,66 @@ use tomek::tictactoe::codejam;
 use tomek::tictactoe::eval::Evaluator;
 use tomek::tictactoe::mutants::Mutant;
 
-/// A scratch directory for the whole test run (programs are compiled into it once). A static
-/// is never dropped, so it lives in cargo's directory for test files rather than the system's
-/// temporary directory, and is emptied when the run starts.
+/// A scratch directory for the judge programs (compiled once), shared by every test process: a
+/// static is never dropped, so it lives in cargo's directory for test files rather than the
+/// system's temporary directory. What it holds is named by its source (see `keyed`), so runs
+/// and test processes side by side (as under cargo-nextest) share it safely.
 fn scratch() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-scratch");
-        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch directory");
         dir
     })
+}
+
+/// `name` with a hash of everything that makes the file (`parts`) before its extension: an
+/// edited source gets a file of its own, and an unchanged one is built once.
+fn keyed(name: &str, parts: &[&[u8]]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    parts.hash(&mut h);
+    match name.rsplit_once('.') {
+        Some((stem, ext)) => format!("{stem}-{:016x}.{ext}", h.finish()),
+        None => format!("{name}-{:016x}", h.finish()),
+    }
+}
+
+/// A path of this call's own beside `path`, for a file to be renamed into place once whole:
+/// no other test, in this process or another, sees it half-written.
+fn own(path: &Path) -> PathBuf {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut name = path.file_name().unwrap().to_os_string();
+    name.push(format!(".{}-{call}.tmp", std::process::id()));
+    path.with_file_name(name)
+}
+
+/// Writes `bytes` to `path` whole, by a rename.
+fn put(path: &Path, bytes: &[u8]) {
+    let tmp = own(path);
+    std::fs::write(&tmp, bytes).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+/// Compiles `source` with g++ and `flags` into `bin` (by a rename), unless it is there.
+fn gxx(bin: &Path, source: &str, flags: &[&str]) {
+    if bin.exists() {
+        return;
+    }
+    let src = own(bin).with_extension("cpp");
+    std::fs::write(&src, source).unwrap();
+    let tmp = own(bin);
+    let status = Command::new("g++")
+        .args(flags)
+        .arg("-o")
+        .arg(&tmp)
+        .arg(&src)
+        .status()
+        .expect("g++ runs");
+    let _ = std::fs::remove_file(&src);
+    assert!(status.success(), "{} does not compile", bin.display());
+    std::fs::rename(&tmp, bin).unwrap();
 }
 
 /// The Tomek package with a small uniform file, built once.
@@ -50,22 +99,10 @@ fn fourow_package() -> &'static Package {
     })
 }
 
-/// Compiles a C++ program once (by name) and returns the binary's path.
+/// Compiles a C++ program once and returns the binary's path.
 fn compile_cpp(name: &str, source: &str) -> PathBuf {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let bin = scratch().join(name);
-    if !bin.exists() {
-        let src = scratch().join(format!("{name}.cpp"));
-        std::fs::write(&src, source).unwrap();
-        let status = Command::new("g++")
-            .args(["-O2", "-std=c++17", "-Wall", "-Werror", "-o"])
-            .arg(&bin)
-            .arg(&src)
-            .status()
-            .expect("g++ runs");
-        assert!(status.success(), "{name}.cpp does not compile");
-    }
+    let bin = scratch().join(keyed(name, &[source.as_bytes()]));
+    gxx(&bin, source, &["-O2", "-std=c++17", "-Wall", "-Werror"]);
     bin
 }
 
@@ -89,8 +126,10 @@ fn run(program: &mut Command, input: &[u8]) -> (i32, Vec<u8>) {
 }
 
 fn python(source: &str, name: &str) -> PathBuf {
-    let path = scratch().join(name);
-    std::fs::write(&path, source).unwrap();
+    let path = scratch().join(keyed(name, &[source.as_bytes()]));
+    if !path.exists() {
+        put(&path, source.as_bytes());
+    }
     path
 }
 
@@ -1004,26 +1043,15 @@ fn testlib() -> PathBuf {
 
 /// Compiles a Polygon program (written against testlib) once, as verify-packages.sh does.
 fn compile_polygon(name: &str, source: &str) -> PathBuf {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = scratch().join("polygon");
-    let bin = dir.join(name);
-    if !bin.exists() {
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::copy(testlib(), dir.join("testlib.h")).unwrap();
-        let src = dir.join(format!("{name}.cpp"));
-        std::fs::write(&src, source).unwrap();
-        let status = Command::new("g++")
-            .args(["-O2", "-std=gnu++17", "-o"])
-            .arg(&bin)
-            .arg(&src)
-            .status()
-            .expect("g++ runs");
-        assert!(
-            status.success(),
-            "{name}.cpp does not compile against testlib.h"
-        );
+    let testlib = std::fs::read(testlib()).unwrap();
+    let dir = scratch().join(keyed("polygon", &[&testlib]));
+    std::fs::create_dir_all(&dir).unwrap();
+    let header = dir.join("testlib.h");
+    if !header.exists() {
+        put(&header, &testlib);
     }
+    let bin = dir.join(keyed(name, &[source.as_bytes()]));
+    gxx(&bin, source, &["-O2", "-std=gnu++17"]);
     bin
 }
 
