@@ -41,46 +41,37 @@ OUT="$ROOT/target/packages"
 TOMEK="${TOMEK_BIN:-$ROOT/target/release/tomek}"
 FIXTURES="$ROOT/tests/fixtures/package"
 
-install_problemtools() {
-    if [[ -x "$VENV/bin/verifyproblem" ]] &&
-        [[ "$("$VENV/bin/python" -m pip show problemtools 2>/dev/null)" == *"Version: $PROBLEMTOOLS_VERSION"* ]]; then
+# install_venv DIR PACKAGE VERSION COMMAND: installs PACKAGE==VERSION into the virtual
+# environment DIR, made anew, unless DIR has that version and its command COMMAND.
+install_venv() {
+    local dir="$1" package="$2" version="$3" command="$4"
+    if [[ -x "$dir/bin/$command" ]] &&
+        [[ "$("$dir/bin/python" -m pip show "$package" 2>/dev/null)" == *"Version: $version"* ]]; then
         return
     fi
-    echo "== installing problemtools $PROBLEMTOOLS_VERSION into $VENV"
-    rm -rf "$VENV"
-    if ! python3 -m venv "$VENV" 2>/dev/null; then
+    echo "== installing $package $version into $dir"
+    rm -rf "$dir"
+    if ! python3 -m venv "$dir" 2>/dev/null; then
         # Debian's own python3 keeps venv in a package of its own.
         apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
-        python3 -m venv "$VENV"
+        python3 -m venv "$dir"
     fi
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-        "problemtools==$PROBLEMTOOLS_VERSION"
+    "$dir/bin/python" -m pip install --quiet --disable-pip-version-check "$package==$version"
+}
+
+install_problemtools() {
+    install_venv "$VENV" problemtools "$PROBLEMTOOLS_VERSION" verifyproblem
 }
 
 # BAPCtools, in a virtual environment of its own (its dependencies are not problemtools').
 install_bapctools() {
-    if [[ -x "$BT_VENV/bin/bt" ]] &&
-        [[ "$("$BT_VENV/bin/python" -m pip show bapctools 2>/dev/null)" == *"Version: $BAPCTOOLS_VERSION"* ]]; then
-        return
-    fi
-    echo "== installing BAPCtools $BAPCTOOLS_VERSION into $BT_VENV"
-    rm -rf "$BT_VENV"
-    python3 -m venv "$BT_VENV"
-    "$BT_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-        "bapctools==$BAPCTOOLS_VERSION"
+    install_venv "$BT_VENV" bapctools "$BAPCTOOLS_VERSION" bt
 }
 
 # p2d, which converts Polygon packages for DOMjudge and Kattis, and ships the testlib.h it
 # builds their checkers with.
 install_p2d() {
-    if [[ -x "$P2D_VENV/bin/p2d" ]] &&
-        [[ "$("$P2D_VENV/bin/python" -m pip show p2d 2>/dev/null)" == *"Version: $P2D_VERSION"* ]]; then
-        return
-    fi
-    echo "== installing p2d $P2D_VERSION into $P2D_VENV"
-    rm -rf "$P2D_VENV"
-    python3 -m venv "$P2D_VENV"
-    "$P2D_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "p2d==$P2D_VERSION"
+    install_venv "$P2D_VENV" p2d "$P2D_VERSION" p2d
 }
 
 # The statement check compiles the LaTeX statement (lualatex) and converts it to HTML (plasTeX,

@@ -41,41 +41,37 @@ fn keyed(name: &str, parts: &[&[u8]]) -> String {
     }
 }
 
-/// A path of this call's own beside `path`, for a file to be renamed into place once whole:
-/// no other test, in this process or another, sees it half-written.
-fn own(path: &Path) -> PathBuf {
-    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+/// Makes `path` with `make` unless it is there. The tests of a process take turns, and the
+/// file is made under a name of this process's own and renamed into place, so that test
+/// processes side by side never see half of one.
+fn made(path: &Path, make: impl FnOnce(&Path)) {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    if path.exists() {
+        return;
+    }
     let mut name = path.file_name().unwrap().to_os_string();
-    name.push(format!(".{}-{call}.tmp", std::process::id()));
-    path.with_file_name(name)
-}
-
-/// Writes `bytes` to `path` whole, by a rename.
-fn put(path: &Path, bytes: &[u8]) {
-    let tmp = own(path);
-    std::fs::write(&tmp, bytes).unwrap();
+    name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(name);
+    make(&tmp);
     std::fs::rename(&tmp, path).unwrap();
 }
 
-/// Compiles `source` with g++ and `flags` into `bin` (by a rename), unless it is there.
+/// Compiles `source` with g++ and `flags` into `bin`, once.
 fn gxx(bin: &Path, source: &str, flags: &[&str]) {
-    if bin.exists() {
-        return;
-    }
-    let src = own(bin).with_extension("cpp");
-    std::fs::write(&src, source).unwrap();
-    let tmp = own(bin);
-    let status = Command::new("g++")
-        .args(flags)
-        .arg("-o")
-        .arg(&tmp)
-        .arg(&src)
-        .status()
-        .expect("g++ runs");
-    let _ = std::fs::remove_file(&src);
-    assert!(status.success(), "{} does not compile", bin.display());
-    std::fs::rename(&tmp, bin).unwrap();
+    made(bin, |out| {
+        let src = out.with_extension("cpp");
+        std::fs::write(&src, source).unwrap();
+        let status = Command::new("g++")
+            .args(flags)
+            .arg("-o")
+            .arg(out)
+            .arg(&src)
+            .status()
+            .expect("g++ runs");
+        let _ = std::fs::remove_file(&src);
+        assert!(status.success(), "{} does not compile", bin.display());
+    });
 }
 
 /// The Tomek package with a small uniform file, built once.
@@ -127,9 +123,7 @@ fn run(program: &mut Command, input: &[u8]) -> (i32, Vec<u8>) {
 
 fn python(source: &str, name: &str) -> PathBuf {
     let path = scratch().join(keyed(name, &[source.as_bytes()]));
-    if !path.exists() {
-        put(&path, source.as_bytes());
-    }
+    made(&path, |out| std::fs::write(out, source).unwrap());
     path
 }
 
@@ -1046,10 +1040,9 @@ fn compile_polygon(name: &str, source: &str) -> PathBuf {
     let testlib = std::fs::read(testlib()).unwrap();
     let dir = scratch().join(keyed("polygon", &[&testlib]));
     std::fs::create_dir_all(&dir).unwrap();
-    let header = dir.join("testlib.h");
-    if !header.exists() {
-        put(&header, &testlib);
-    }
+    made(&dir.join("testlib.h"), |out| {
+        std::fs::write(out, &testlib).unwrap()
+    });
     let bin = dir.join(keyed(name, &[source.as_bytes()]));
     gxx(&bin, source, &["-O2", "-std=gnu++17"]);
     bin
