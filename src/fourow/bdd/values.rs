@@ -332,6 +332,28 @@ fn piece_cube(store: &mut Store, layout: Layout, piece: &[u8]) -> Ref {
     })
 }
 
+/// What the operations of a ply call now and then: the store's size, passed on to `progress`
+/// with the ply and whether the backward pass has begun. A thread that finds another one
+/// reporting skips its turn rather than wait.
+fn reporter<P: FnMut(bool, Progress) + Send>(
+    progress: &Mutex<P>,
+    backward: bool,
+    ply: u32,
+) -> impl Fn(&Store) + Sync + '_ {
+    move |s: &Store| {
+        if let Ok(mut progress) = progress.try_lock() {
+            progress(
+                backward,
+                Progress {
+                    ply,
+                    nodes: s.len(),
+                    bytes: s.bytes(),
+                },
+            );
+        }
+    }
+}
+
 /// Solves the board as `settings` say, answering `queries` as [`solve`] does, and saving the
 /// solution into `disk` as [`save`] does when it is given.
 pub fn solve_with(
@@ -462,18 +484,7 @@ pub fn solve_with(
         let clock = Instant::now();
         store.reset_peak();
         let first_moves = ply % 2 == 1;
-        let show = |s: &Store| {
-            if let Ok(mut progress) = progress.try_lock() {
-                progress(
-                    false,
-                    Progress {
-                        ply,
-                        nodes: s.len(),
-                        bytes: s.bytes(),
-                    },
-                );
-            }
-        };
+        let show = reporter(&progress, false, ply);
         let [before, x_wins, o_wins] = roots;
         let found = if reload {
             shelf.get(Kind::Open, layout, (ply, &[]))?
@@ -576,18 +587,7 @@ pub fn solve_with(
         let clock = Instant::now();
         store.reset_peak();
         let first = ply % 2 == 0;
-        let show = |s: &Store| {
-            if let Ok(mut progress) = progress.try_lock() {
-                progress(
-                    true,
-                    Progress {
-                        ply,
-                        nodes: s.len(),
-                        bytes: s.bytes(),
-                    },
-                );
-            }
-        };
+        let show = reporter(&progress, true, ply);
         let mut totals = [0u64; 2];
         let mut nodes = 0;
         let mut todo = Vec::new();
