@@ -243,25 +243,12 @@ fn empty_board_agrees(s: &Solution, cols: u32, rows: u32) {
 #[test]
 fn the_search_agrees_with_the_strong_solution_on_random_positions_of_small_boards() {
     for (cols, rows) in [(4, 4), (5, 4), (4, 5)] {
-        let asked = random_positions(cols, rows, 100, u64::from(cols * 100 + rows));
-        let queries: Vec<Vec<u8>> = asked.iter().map(|m| columns(m)).collect();
-        let s = strong(cols, rows, &queries);
-        empty_board_agrees(&s, cols, rows);
-        let shape = Shape::new(cols, rows).unwrap();
-        let mut solver = Solver::new(16 << 20);
-        for (moves, got) in asked.iter().zip(&s.queries) {
-            let score = solver.solve(parse_moves(moves, shape).unwrap());
-            assert_eq!(
-                Some(value_of_score(score.0)),
-                *got,
-                "{cols}×{rows} `{moves}`"
-            );
-        }
+        search_agrees_on(cols, rows, 100);
     }
 }
 
-/// The search against the strong solution of a board of 24 or 25 cells, on `n` random
-/// positions and the empty board.
+/// The search against the strong solution of a board, on `n` random positions and the empty
+/// board.
 fn search_agrees_on(cols: u32, rows: u32, n: usize) {
     let asked = random_positions(cols, rows, n, u64::from(cols * 100 + rows));
     let queries: Vec<Vec<u8>> = asked.iter().map(|m| columns(m)).collect();
