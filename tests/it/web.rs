@@ -377,25 +377,30 @@ fn web_fourow_explain_is_the_commands_json() {
             (200, "application/json"),
             "{moves}"
         );
-        let (cols, rows) = (cols.to_string(), rows.to_string());
-        let command = command_json(&[
-            "fourow",
-            "explain",
-            "--format",
-            "json",
-            "--threads",
-            "1",
-            "--table",
-            "2",
-            "--cols",
-            &cols,
-            "--rows",
-            &rows,
-            "--",
-            moves,
-        ]);
+        let command = explain_json(cols, rows, moves);
         assert_eq!(body, command, "{moves} on {cols}×{rows}");
     }
+}
+
+/// What `tomek fourow explain` prints for a position as the page asks for it: JSON, from a
+/// search on one thread with the server's table size, with no strong solution.
+pub(crate) fn explain_json(cols: impl ToString, rows: impl ToString, moves: &str) -> String {
+    command_json(&[
+        "fourow",
+        "explain",
+        "--format",
+        "json",
+        "--threads",
+        "1",
+        "--table",
+        "2",
+        "--cols",
+        &cols.to_string(),
+        "--rows",
+        &rows.to_string(),
+        "--",
+        moves,
+    ])
 }
 
 /// What `tomek --quiet ARGS` prints, with no strong solution in the default place.

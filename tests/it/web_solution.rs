@@ -4,7 +4,7 @@
 //! solution that cannot be used stops the server with exit code 2 before it listens.
 
 use crate::harness::TOMEK;
-use crate::web::{NO_DATA, Server, command_json};
+use crate::web::{NO_DATA, Server, explain_json};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
@@ -140,23 +140,8 @@ fn web_solution_gives_every_columns_outcome_as_the_search() {
             );
             let mut without = e.clone();
             without.as_object_mut().unwrap().remove("source");
-            let command: serde_json::Value = serde_json::from_str(&command_json(&[
-                "fourow",
-                "explain",
-                "--format",
-                "json",
-                "--threads",
-                "1",
-                "--table",
-                "2",
-                "--cols",
-                &COLS.to_string(),
-                "--rows",
-                &ROWS.to_string(),
-                "--",
-                &moves,
-            ]))
-            .unwrap();
+            let command: serde_json::Value =
+                serde_json::from_str(&explain_json(COLS, ROWS, &moves)).unwrap();
             assert_eq!(without, command, "{moves}");
         }
     }
@@ -190,22 +175,7 @@ fn web_solution_keeps_the_searched_scores() {
     }
     let (status, _, body) = server.get("/api/fourow/explain?moves=121212&cols=4&rows=4");
     assert_eq!(status, 200, "{body}");
-    let command = command_json(&[
-        "fourow",
-        "explain",
-        "--format",
-        "json",
-        "--threads",
-        "1",
-        "--table",
-        "2",
-        "--cols",
-        "4",
-        "--rows",
-        "4",
-        "--",
-        "121212",
-    ]);
+    let command = explain_json(4, 4, "121212");
     assert_eq!(
         body, command,
         "another board is answered as without a solution"
