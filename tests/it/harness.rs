@@ -13,14 +13,12 @@ pub fn tomek() -> Command {
 
 /// Runs `tomek --quiet ARGS`, asserts success, and returns its standard output.
 pub fn stdout_of(args: &[&str]) -> String {
-    let out = tomek()
-        .arg("--quiet")
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    stdout_of_command(tomek().arg("--quiet").args(args))
+}
+
+/// Runs a command of tomek's, asserts success, and returns its standard output.
+pub fn stdout_of_command(command: &mut Command) -> String {
+    let out = command.assert().success().get_output().stdout.clone();
     String::from_utf8(out).expect("tomek prints UTF-8")
 }
 

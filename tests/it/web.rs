@@ -1,7 +1,7 @@
 //! `tomek serve`: every endpoint over real HTTP on a loopback port, the refusals, the pages,
 //! and a clean stop on Ctrl-C.
 
-use crate::harness::{TOMEK, stdout_of, tomek};
+use crate::harness::{TOMEK, stdout_of, stdout_of_command, tomek};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -405,16 +405,12 @@ pub(crate) fn explain_json(cols: impl ToString, rows: impl ToString, moves: &str
 
 /// What `tomek --quiet ARGS` prints, with no strong solution in the default place.
 pub(crate) fn command_json(args: &[&str]) -> String {
-    let out = tomek()
-        .env("TOMEK_DATA_DIR", NO_DATA)
-        .arg("--quiet")
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("tomek prints UTF-8")
+    stdout_of_command(
+        tomek()
+            .env("TOMEK_DATA_DIR", NO_DATA)
+            .arg("--quiet")
+            .args(args),
+    )
 }
 
 /// The first line `tomek serve --addr ADDR` writes to standard error, then the first to
