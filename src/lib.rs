@@ -47,6 +47,7 @@ pub mod lines;
 pub mod outcome;
 pub mod output;
 pub mod package;
+pub mod problem;
 #[cfg(feature = "sql")]
 pub mod sql;
 pub mod tictactoe;

@@ -26,6 +26,8 @@ use tomek::tictactoe::solver::{
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
+    pub problem: super::problem::ProblemArg,
+    #[command(flatten)]
     pub setup: SetupFilter,
     /// Evaluators to check (comma-separated); all four by default.
     #[arg(long, value_enum, value_delimiter = ',', conflicts_with = "solver")]
@@ -124,6 +126,12 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = args.problem.family()? {
+        return match &args.solver {
+            Some(cmd) => super::problem::audit_solver(&p, cmd, args.max_failures),
+            None => super::problem::audit(&p, args.format),
+        };
+    }
     match args.solver.clone() {
         Some(command) => run_solver(args, command),
         None => run_evaluators(args),

@@ -13,11 +13,16 @@ pub struct Args {
     pub answers: PathBuf,
     /// The output to judge.
     pub output: PathBuf,
+    #[command(flatten)]
+    pub problem: super::problem::ProblemArg,
 }
 
 /// Judges and prints the verdict on standard error, as testlib checkers do. Any file that
 /// cannot be opened is a checker failure (exit 3): there is nothing to judge.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = args.problem.family()? {
+        return super::problem::check(&p, &args.input, &args.answers, &args.output);
+    }
     let paths = [&args.input, &args.answers, &args.output];
     let open =
         |p: &PathBuf| super::open_input(p).map_err(|e| format!("cannot open {}: {e}", p.display()));

@@ -28,6 +28,8 @@ pub struct Args {
     /// otherwise a file. Standard output when absent (for `codejam`, the input only).
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub problem: super::problem::ProblemArg,
 }
 
 /// Parses `N` or `A-B` into the plies it names.
@@ -62,6 +64,10 @@ pub(super) fn with_ext(prefix: &Path, ext: &str) -> PathBuf {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = args.problem.family()? {
+        let all = tomek::problem::sample::Profile::All;
+        return super::problem::generate(&p, all, None, None, 0, args.output.as_deref());
+    }
     let geometry = Arc::new(Geometry::tomek().clone());
     let setups = args.setup.setups(&geometry)?;
     let plies: Vec<u32> = args.ply.iter().flatten().copied().collect();

@@ -20,9 +20,20 @@ pub struct Args {
     /// Output format (CSV holds the table of moves).
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    #[command(flatten)]
+    pub problem: super::problem::ProblemArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = args.problem.family()? {
+        let Some(board) = &args.board else {
+            anyhow::bail!(
+                "--problem {}: give the BOARD in the problem's symbols",
+                p.name
+            );
+        };
+        return super::problem::explain(&p, board, args.format);
+    }
     let board = match (&args.board, &args.input, args.case) {
         (Some(text), _, _) => explain::parse_board(text)?,
         (None, Some(path), Some(case)) => read_case(path, case)?,

@@ -22,8 +22,9 @@ pub struct Args {
     #[arg(long, short = 'n')]
     pub cases: Option<u64>,
     /// A Code Jam dataset: `small` is 10 cases, `large` 1000 (the validator's bounds).
-    #[arg(long, value_enum)]
-    pub dataset: Option<Dataset>,
+    /// (A problem of the family names its own datasets.)
+    #[arg(long, value_name = "NAME")]
+    pub dataset: Option<String>,
     /// Seed of the random streams: the same arguments give the same bytes everywhere.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
@@ -33,6 +34,8 @@ pub struct Args {
     /// Without it the input goes to standard output and no answers are written.
     #[arg(long, short, value_name = "PREFIX")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub problem: super::problem::ProblemArg,
 }
 
 /// `PREFIX` + `ext`, keeping any dots already in the prefix.
@@ -43,9 +46,25 @@ fn with_ext(prefix: &Path, ext: &str) -> PathBuf {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = args.problem.family()? {
+        let profile = match args.profile {
+            Some(name) => super::problem::profile(name)?,
+            None if args.dataset.is_some() => tomek::problem::sample::Profile::Contest,
+            None => tomek::problem::sample::Profile::Uniform,
+        };
+        return super::problem::generate(
+            &p,
+            profile,
+            args.cases,
+            args.dataset.as_deref(),
+            args.seed,
+            args.output.as_deref(),
+        );
+    }
+    let dataset: Option<Dataset> = super::validate::codejam_dataset(args.dataset.as_deref())?;
     let geometry = Geometry::tomek();
     let setups = args.setup.setups(geometry)?;
-    let cases = match (args.cases, args.dataset) {
+    let cases = match (args.cases, dataset) {
         (Some(n), Some(d)) if !d.bounds().contains(&n) => anyhow::bail!(
             "--cases {n} is outside the {} dataset's bounds ({} to {})",
             d.name(),
@@ -59,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     // A dataset is for a contest: its default data catches every catalogued bug and shows
     // every status.
-    let profile = args.profile.unwrap_or(if args.dataset.is_some() {
+    let profile = args.profile.unwrap_or(if dataset.is_some() {
         Profile::Contest
     } else {
         Profile::Uniform
@@ -75,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .needs_space()
         .then(|| super::progress::explore_setups(Arc::new(geometry.clone()), &setups));
     let generator = Generator::new(space.as_ref(), &spec)?;
-    if let Some(d) = args.dataset
+    if let Some(d) = dataset
         && !d.bounds().contains(&generator.cases())
     {
         anyhow::bail!(

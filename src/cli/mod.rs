@@ -30,6 +30,7 @@ mod fourow;
 mod generate;
 mod package;
 mod plot;
+mod problem;
 pub mod progress;
 #[cfg(feature = "sql")]
 mod query;
@@ -106,6 +107,8 @@ pub enum Command {
     /// default).
     #[cfg(feature = "web")]
     Serve(serve::Args),
+    /// The problems of the family: list the built-in descriptions, print one, check a file.
+    Problem(problem::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
     /// Write the man pages of every command.
@@ -136,6 +139,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Export(a) => without_sql::run("export", a),
         #[cfg(feature = "web")]
         Command::Serve(a) => serve::run(a),
+        Command::Problem(a) => problem::run(a),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => completions::man(a),
     }

@@ -19,9 +19,14 @@ pub struct Args {
     /// Write the answers to FILE, replaced only once the whole input has been answered.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub problem: super::problem::ProblemArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = args.problem.family()? {
+        return super::problem::solve(&p, args.input.as_deref(), args.output.as_deref());
+    }
     let (src, name): (Box<dyn Read>, String) = match &args.input {
         Some(p) if p.as_os_str() != "-" => (
             Box::new(File::open(p).with_context(|| format!("cannot open {}", p.display()))?),

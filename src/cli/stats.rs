@@ -32,6 +32,8 @@ pub enum View {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
+    pub problem: super::problem::ProblemArg,
+    #[command(flatten)]
     pub setup: SetupFilter,
     /// Show only this status: x, o, draw or open.
     #[arg(long, value_parser = super::parse_status)]
@@ -60,6 +62,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = args.problem.family()? {
+        return super::problem::stats(&p, args.format);
+    }
     let g = args.geometry.build()?;
     let setups = args.setup.setups(&g)?;
     let wants = |p: Part| args.only.is_empty() || args.only.contains(&p);

@@ -14,16 +14,19 @@ use tomek::tictactoe::validate::{self, Coverage, Dataset, Failure};
 pub struct Args {
     /// The input to check; `-` for standard input.
     pub file: PathBuf,
-    /// Hold the number of cases to a dataset's bounds (small: 1-10, large: 1-1000); without
-    /// it any count from 1 up is allowed.
-    #[arg(long, value_enum)]
-    pub dataset: Option<Dataset>,
+    /// Hold the number of cases to a dataset's bounds (small: 1-10, large: 1-1000; a problem
+    /// of the family names its own); without it any count from 1 up is allowed (for the
+    /// family, the bounds of some dataset).
+    #[arg(long, value_name = "NAME")]
+    pub dataset: Option<String>,
     /// List every mutant of the catalogue and the first case that catches it.
     #[arg(long)]
     pub mutants: bool,
     /// Output format of the summary (`csv` is the table of lines won).
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    #[command(flatten)]
+    pub problem: super::problem::ProblemArg,
 }
 
 #[derive(Serialize)]
@@ -57,10 +60,14 @@ fn mutant_rows(cov: &Coverage) -> Vec<MutantRow> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = args.problem.family()? {
+        return super::problem::validate(&p, &args.file, args.dataset.as_deref(), args.format);
+    }
+    let dataset = codejam_dataset(args.dataset.as_deref())?;
     let (file, name) = super::open_input(&args.file)
         .with_context(|| format!("cannot open {}", args.file.display()))?;
     let pb = super::progress::counter("cases");
-    let result = validate::validate(file, &name, args.dataset, |n| pb.inc(n));
+    let result = validate::validate(file, &name, dataset, |n| pb.inc(n));
     pb.finish_and_clear();
     let cov = match result {
         Ok(c) => c,
@@ -75,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let report = Report {
                 file: name,
                 valid: true,
-                dataset: args.dataset,
+                dataset,
                 coverage: &cov,
                 mutants_total: Mutant::ALL.len(),
                 mutants: mutant_rows(&cov),
@@ -83,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             outln!("{}", serde_json::to_string_pretty(&report)?);
         }
         Format::Csv => out!("{}", lines_table(&cov).csv()),
-        Format::Table => print_summary(&name, &args, &cov)?,
+        Format::Table => print_summary(&name, dataset, args.mutants, &cov)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -100,9 +107,13 @@ fn lines_table(cov: &Coverage) -> Table {
     t
 }
 
-fn print_summary(name: &str, args: &Args, cov: &Coverage) -> std::io::Result<()> {
-    let dataset = args
-        .dataset
+fn print_summary(
+    name: &str,
+    dataset: Option<Dataset>,
+    mutants: bool,
+    cov: &Coverage,
+) -> std::io::Result<()> {
+    let dataset = dataset
         .map(|d| format!(" (within the {} dataset's bounds)", d.name()))
         .unwrap_or_default();
     outln!(
@@ -153,7 +164,7 @@ fn print_summary(name: &str, args: &Args, cov: &Coverage) -> std::io::Result<()>
         grouped(cov.double_wins.into())
     );
     outln!("mutants killed: {} of {}", cov.killed(), Mutant::ALL.len());
-    if args.mutants {
+    if mutants {
         let mut t = Table::new(["mutant", "killed", "first_case", "bug"]);
         for r in mutant_rows(cov) {
             t.push([
@@ -166,4 +177,15 @@ fn print_summary(name: &str, args: &Args, cov: &Coverage) -> std::io::Result<()>
         outln!("\n{}", t.render().trim_end());
     }
     Ok(())
+}
+
+/// A Code Jam dataset by name (`small` or `large`).
+pub(super) fn codejam_dataset(name: Option<&str>) -> anyhow::Result<Option<Dataset>> {
+    use clap::ValueEnum;
+    name.map(|n| {
+        Dataset::from_str(n, false).map_err(|_| {
+            anyhow::anyhow!("--dataset: Code Jam's datasets are small and large, not `{n}`")
+        })
+    })
+    .transpose()
 }

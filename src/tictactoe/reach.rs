@@ -71,7 +71,40 @@ impl fmt::Display for Unreachable {
 }
 
 /// The status of a board that can arise in play, or why it cannot.
+#[inline]
 pub fn check(g: &Geometry, b: Board) -> Result<Status, Unreachable> {
+    check_with(g, b, Checks::ALL)
+}
+
+/// Which of the rules of play [`check_with`] holds a board to. Leaving one out gives the
+/// reachability test of a solver that forgot it: the problem descriptions' catalogue of wrong
+/// solutions is made of such tests.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Checks {
+    /// X has as many stones as O or one more.
+    pub counts: bool,
+    /// Not both players have a line.
+    pub both: bool,
+    /// The player with a line moved last.
+    pub winner_last: bool,
+    /// Some stone of the winner lies on all its lines (no move after the win).
+    pub winning_move: bool,
+}
+
+impl Checks {
+    /// Every rule: reachability in play.
+    pub const ALL: Checks = Checks {
+        counts: true,
+        both: true,
+        winner_last: true,
+        winning_move: true,
+    };
+}
+
+/// [`check`] holding the board only to the rules in `checks`. A board where both players have
+/// a line and `checks.both` is off reads as X won, as the evaluators read it.
+#[inline]
+pub fn check_with(g: &Geometry, b: Board, checks: Checks) -> Result<Status, Unreachable> {
     if b.x & b.o != 0 || (b.x | b.o) & b.t != 0 || (b.filled() & !g.full()) != 0 {
         return Err(Unreachable::Overlap);
     }
@@ -79,13 +112,13 @@ pub fn check(g: &Geometry, b: Board) -> Result<Status, Unreachable> {
         return Err(Unreachable::SeveralT);
     }
     let (x, o) = (b.x.count_ones(), b.o.count_ones());
-    if x != o && x != o + 1 {
+    if checks.counts && x != o && x != o + 1 {
         return Err(Unreachable::StoneCounts { x, o });
     }
     let (x_line, o_line) = (g.wins(b, Player::X), g.wins(b, Player::O));
     let winner = match (x_line, o_line) {
-        (true, true) => return Err(Unreachable::BothWin),
-        (true, false) => Player::X,
+        (true, true) if checks.both => return Err(Unreachable::BothWin),
+        (true, _) => Player::X,
         (false, true) => Player::O,
         (false, false) => {
             return Ok(if b.filled() == g.full() {
@@ -96,10 +129,10 @@ pub fn check(g: &Geometry, b: Board) -> Result<Status, Unreachable> {
         }
     };
     let last_mover = if x > o { Player::X } else { Player::O };
-    if winner != last_mover {
+    if checks.winner_last && winner != last_mover {
         return Err(Unreachable::WinnerNotLastMover { winner });
     }
-    if g.line_core(b.counting_for(winner)) & b.of(winner) == 0 {
+    if checks.winning_move && g.line_core(b.counting_for(winner)) & b.of(winner) == 0 {
         return Err(Unreachable::NoWinningMove { winner });
     }
     Ok(Status::won_by(winner))

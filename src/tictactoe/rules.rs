@@ -58,8 +58,23 @@ pub enum GeometryError {
 }
 
 impl Geometry {
+    /// The four directions of a line: along a row, down a column, down-right and down-left.
+    pub const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
     /// A board of `rows × cols` squares where `line` in a row wins.
     pub fn new(rows: u32, cols: u32, line: u32, joker: bool) -> Result<Geometry, GeometryError> {
+        Geometry::with_directions(rows, cols, line, joker, &Geometry::DIRECTIONS)
+    }
+
+    /// [`Geometry::new`] with lines in the given directions only (of
+    /// [`Geometry::DIRECTIONS`]): the board of a solver that forgets some of them.
+    pub fn with_directions(
+        rows: u32,
+        cols: u32,
+        line: u32,
+        joker: bool,
+        directions: &[(i32, i32)],
+    ) -> Result<Geometry, GeometryError> {
         let cells = rows * cols;
         if rows == 0 || cols == 0 || cells > 16 {
             return Err(GeometryError::Size { rows, cols });
@@ -72,8 +87,7 @@ impl Geometry {
                 .then(|| r as u32 * cols + c as u32)
         };
         let mut lines = Vec::new();
-        // Directions: along a row, down a column, down-right and down-left diagonals.
-        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for &(dr, dc) in directions {
             for r in 0..rows as i32 {
                 for c in 0..cols as i32 {
                     let squares: Option<Vec<u32>> = (0..line as i32)

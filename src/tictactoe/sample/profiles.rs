@@ -480,7 +480,7 @@ pub fn killer_boards(space: &Space, setups: &[u16]) -> KillerSet {
 
 /// Whether `left` can be covered with at most `room` more of `sets`; the chosen ones are
 /// appended to `chosen`.
-fn cover(sets: &[u64], left: u64, room: usize, chosen: &mut Vec<usize>) -> bool {
+pub(crate) fn cover(sets: &[u64], left: u64, room: usize, chosen: &mut Vec<usize>) -> bool {
     if left == 0 {
         return true;
     }

@@ -1,0 +1,187 @@
+//! The judge's tools for a problem of the family: answering an input, validating it to the
+//! letter, and judging a contestant's output.
+
+use super::Problem;
+use super::facts::Values;
+use super::layout::{self, Input};
+use crate::tictactoe::check::Verdict;
+use crate::tictactoe::codejam::{ParseError, Strictness};
+
+/// The answers to an input, one line per case, in the problem's layout.
+pub fn answers(problem: &Problem, input: &Input) -> Vec<u8> {
+    let mut values = Values::new();
+    let mut out = Vec::new();
+    for (i, &b) in input.boards.iter().enumerate() {
+        let v = problem.verdict(b, &mut values);
+        layout::push_answer(problem, i as u64 + 1, &problem.verdicts[v].answer, &mut out);
+    }
+    out
+}
+
+/// What a valid input holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Validation {
+    /// Cases read.
+    pub cases: u64,
+    /// Cases per answer, in the order of [`Problem::answers`].
+    pub per_answer: Vec<(String, u64)>,
+    /// The datasets whose bounds the number of cases fits.
+    pub datasets: Vec<String>,
+}
+
+/// Validates an input to the letter of the layout, in the input space, and within the bounds
+/// of `dataset` (or of some dataset when none is named).
+pub fn validate(
+    problem: &Problem,
+    file: &str,
+    text: &[u8],
+    dataset: Option<&str>,
+) -> Result<Validation, ParseError> {
+    let input = layout::read(problem, file, text, Strictness::Strict)?;
+    let cases = input.boards.len() as u64;
+    let fits: Vec<String> = problem
+        .datasets
+        .iter()
+        .filter(|d| (d.min..=d.max).contains(&cases))
+        .map(|d| d.name.clone())
+        .collect();
+    let bounds_error = |message: String| ParseError {
+        file: file.to_string(),
+        line: 1,
+        case: None,
+        message,
+    };
+    match dataset {
+        Some(name) => {
+            let Some(d) = problem.datasets.iter().find(|d| d.name == name) else {
+                let names: Vec<&str> = problem.datasets.iter().map(|d| d.name.as_str()).collect();
+                return Err(bounds_error(format!(
+                    "no dataset `{name}` in {}: {}",
+                    problem.name,
+                    names.join(", ")
+                )));
+            };
+            if !(d.min..=d.max).contains(&cases) {
+                return Err(bounds_error(format!(
+                    "{cases} cases, outside the {} dataset's {} to {}",
+                    d.name, d.min, d.max
+                )));
+            }
+        }
+        None if fits.is_empty() => {
+            let bounds: Vec<String> = problem
+                .datasets
+                .iter()
+                .map(|d| format!("{} {} to {}", d.name, d.min, d.max))
+                .collect();
+            return Err(bounds_error(format!(
+                "{cases} cases fit no dataset ({})",
+                bounds.join(", ")
+            )));
+        }
+        None => {}
+    }
+    let mut values = Values::new();
+    let answers = problem.answers();
+    let mut per_answer: Vec<(String, u64)> = answers.iter().map(|a| (a.to_string(), 0)).collect();
+    for &b in &input.boards {
+        let v = problem.verdict(b, &mut values);
+        let a = &problem.verdicts[v].answer;
+        if let Some(slot) = per_answer.iter_mut().find(|(x, _)| x == a) {
+            slot.1 += 1;
+        }
+    }
+    Ok(Validation {
+        cases,
+        per_answer,
+        datasets: fits,
+    })
+}
+
+/// One word of a text, with the line it is on.
+struct Word<'a> {
+    text: &'a [u8],
+    line: u64,
+}
+
+fn words(text: &[u8]) -> Vec<Word<'_>> {
+    let mut out = Vec::new();
+    for (i, line) in text.split(|&c| c == b'\n').enumerate() {
+        for w in line
+            .split(|c| c.is_ascii_whitespace())
+            .filter(|w| !w.is_empty())
+        {
+            out.push(Word {
+                text: w,
+                line: i as u64 + 1,
+            });
+        }
+    }
+    out
+}
+
+/// Judges `output` on `input`, as the judges' default output validator does: the output's
+/// whitespace-separated words must be the expected answers' words, case-sensitively; how much
+/// whitespace separates them does not matter. Anything else is a wrong answer, naming the case
+/// it falls in. When the jury's `answers` are given, they must be right (else the checker
+/// fails).
+pub fn check(
+    problem: &Problem,
+    input: (&str, &[u8]),
+    answers_file: Option<(&str, &[u8])>,
+    output: (&str, &[u8]),
+) -> Verdict {
+    let parsed = match layout::read(problem, input.0, input.1, Strictness::Lenient) {
+        Ok(p) => p,
+        Err(e) => return Verdict::Fail(format!("the input cannot be read: {e}")),
+    };
+    let expected = answers(problem, &parsed);
+    if let Some((name, jury)) = answers_file {
+        let a: Vec<&[u8]> = words(jury).iter().map(|w| w.text).collect();
+        let b: Vec<&[u8]> = words(&expected).iter().map(|w| w.text).collect();
+        if a != b {
+            return Verdict::Fail(format!(
+                "{name}: the jury's answers are not the answers to {}",
+                input.0
+            ));
+        }
+    }
+    // The expected words, each with its case.
+    let mut want: Vec<(&[u8], u64)> = Vec::new();
+    for (i, line) in expected.split(|&c| c == b'\n').enumerate() {
+        for w in line
+            .split(|c| c.is_ascii_whitespace())
+            .filter(|w| !w.is_empty())
+        {
+            want.push((w, i as u64 + 1));
+        }
+    }
+    let got = words(output.1);
+    let show = |w: &[u8]| crate::output::escape::excerpt(w, 40);
+    for (k, &(w, case)) in want.iter().enumerate() {
+        let Some(g) = got.get(k) else {
+            return Verdict::WrongAnswer(format!(
+                "case {case}: the output ends where `{}` is expected",
+                show(w)
+            ));
+        };
+        if g.text != w {
+            return Verdict::WrongAnswer(format!(
+                "case {case}: `{}` on line {} of {} where `{}` is expected",
+                show(g.text),
+                g.line,
+                output.0,
+                show(w)
+            ));
+        }
+    }
+    if let Some(extra) = got.get(want.len()) {
+        return Verdict::WrongAnswer(format!(
+            "text after the last case: `{}` on line {} of {}",
+            show(extra.text),
+            extra.line,
+            output.0
+        ));
+    }
+    Verdict::Accepted(parsed.boards.len() as u64)
+}

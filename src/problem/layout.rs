@@ -1,0 +1,331 @@
+//! A problem's files: inputs read to the letter of the layout (for the validator) or leniently
+//! (for answering), inputs and answers written.
+//!
+//! The family's files are small (a few thousand cases at most), so an input is read whole.
+
+use super::{BoardLayout, Cases, Problem, Separator};
+use crate::tictactoe::board::Board;
+use crate::tictactoe::codejam::{ParseError, Strictness};
+use crate::tictactoe::reach;
+
+/// The cases of an input: each board, and the line where it starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Input {
+    /// The boards in order.
+    pub boards: Vec<Board>,
+    /// The 1-based line where each board starts.
+    pub lines: Vec<u64>,
+}
+
+struct Cursor<'a> {
+    file: &'a str,
+    lines: Vec<&'a [u8]>,
+    at: usize,
+    strict: bool,
+}
+
+impl<'a> Cursor<'a> {
+    fn error(&self, line: usize, case: Option<u64>, message: impl Into<String>) -> ParseError {
+        ParseError {
+            file: self.file.to_string(),
+            line: line as u64 + 1,
+            case,
+            message: message.into(),
+        }
+    }
+
+    /// The next line, without its ending; leniently also without trailing blanks.
+    fn next(&mut self, case: Option<u64>, what: &str) -> Result<&'a [u8], ParseError> {
+        let Some(&line) = self.lines.get(self.at) else {
+            return Err(self.error(
+                self.at,
+                case,
+                format!("the input ends where {what} should be"),
+            ));
+        };
+        self.at += 1;
+        if self.strict {
+            if line.last() == Some(&b'\r') {
+                return Err(self.error(
+                    self.at - 1,
+                    case,
+                    "a CR before the newline (LF endings only)",
+                ));
+            }
+            if matches!(line.last(), Some(b' ' | b'\t')) {
+                return Err(self.error(self.at - 1, case, "blanks at the end of the line"));
+            }
+            Ok(line)
+        } else {
+            Ok(trim_end(line))
+        }
+    }
+
+    /// Leniently, skips empty lines.
+    fn skip_empty(&mut self) {
+        if !self.strict {
+            while self
+                .lines
+                .get(self.at)
+                .is_some_and(|l| trim_end(l).is_empty())
+            {
+                self.at += 1;
+            }
+        }
+    }
+
+    fn empty_line(&mut self, case: Option<u64>) -> Result<(), ParseError> {
+        let line = self.next(case, "an empty line")?;
+        if !line.is_empty() {
+            return Err(self.error(self.at - 1, case, "an empty line is expected here"));
+        }
+        Ok(())
+    }
+
+    /// Whether nothing is left (leniently, nothing but empty lines).
+    fn at_end(&mut self) -> bool {
+        self.skip_empty();
+        self.at >= self.lines.len()
+    }
+}
+
+fn trim_end(line: &[u8]) -> &[u8] {
+    let mut l = line;
+    while let Some((&last, rest)) = l.split_last() {
+        if matches!(last, b' ' | b'\t' | b'\r') {
+            l = rest;
+        } else {
+            break;
+        }
+    }
+    l
+}
+
+fn shown(line: &[u8]) -> String {
+    crate::output::escape::excerpt(line, 60)
+}
+
+/// Reads an input of `problem`. Strictly, the layout must be followed to the letter: LF line
+/// endings, no trailing blanks, the empty lines exactly where the layout puts them, a final
+/// newline, nothing after the last case. Leniently, CRLF endings, trailing blanks, any number
+/// of empty lines around cases and a missing final newline pass. Either way every board must
+/// be a position of the input space.
+pub fn read(
+    problem: &Problem,
+    file: &str,
+    text: &[u8],
+    mode: Strictness,
+) -> Result<Input, ParseError> {
+    let strict = mode == Strictness::Strict;
+    let mut lines: Vec<&[u8]> = text.split(|&c| c == b'\n').collect();
+    let ended = text.last() == Some(&b'\n');
+    if ended || text.is_empty() {
+        lines.pop();
+    }
+    let mut cur = Cursor {
+        file,
+        lines,
+        at: 0,
+        strict,
+    };
+    if strict && !ended && !text.is_empty() {
+        return Err(cur.error(
+            cur.lines.len() - 1,
+            None,
+            "no newline at the end of the input",
+        ));
+    }
+    let layout = &problem.layout;
+    let count = match &layout.cases {
+        Cases::Count => {
+            cur.skip_empty();
+            let line = cur.next(None, "the number of cases")?;
+            let digits = if strict { line } else { line.trim_ascii() };
+            let ok = !digits.is_empty()
+                && digits.iter().all(u8::is_ascii_digit)
+                && !(strict && digits.len() > 1 && digits[0] == b'0');
+            let n = std::str::from_utf8(digits)
+                .ok()
+                .and_then(|s| s.parse::<u64>().ok());
+            match (ok, n) {
+                (true, Some(n)) => Some(n),
+                _ => {
+                    return Err(cur.error(
+                        cur.at - 1,
+                        None,
+                        format!("the number of cases is expected, not `{}`", shown(line)),
+                    ));
+                }
+            }
+        }
+        Cases::Single => Some(1),
+        Cases::Until(_) => None,
+    };
+    let mut input = Input::default();
+    loop {
+        let n = input.boards.len() as u64 + 1;
+        if count.is_some_and(|c| n > c) {
+            break;
+        }
+        cur.skip_empty();
+        if let Cases::Until(word) = &layout.cases {
+            if cur.lines.get(cur.at).is_some_and(|l| {
+                let l = if strict { *l } else { trim_end(l) };
+                l == word.as_bytes()
+            }) {
+                cur.at += 1;
+                break;
+            }
+            if cur.at >= cur.lines.len() {
+                return Err(cur.error(cur.at, None, format!("no `{word}` line at the end")));
+            }
+        }
+        if strict && layout.blank == Separator::Between && n > 1 {
+            cur.empty_line(Some(n))?;
+        }
+        let start = cur.at;
+        let b = read_board(problem, &mut cur, n)?;
+        check_space(problem, &cur, b, start, n)?;
+        input.boards.push(b);
+        input.lines.push(start as u64 + 1);
+        if strict && layout.blank == Separator::After {
+            cur.empty_line(Some(n))?;
+        }
+    }
+    if !cur.at_end() {
+        return Err(cur.error(
+            cur.at,
+            None,
+            format!("text after the last case: `{}`", shown(cur.lines[cur.at])),
+        ));
+    }
+    Ok(input)
+}
+
+fn read_board(problem: &Problem, cur: &mut Cursor, n: u64) -> Result<Board, ParseError> {
+    let g = &problem.geometry;
+    let (rows, width) = match problem.layout.board {
+        BoardLayout::Rows => (g.rows, g.cols),
+        BoardLayout::Line => (1, g.cells()),
+    };
+    let mut b = Board::default();
+    for r in 0..rows {
+        let line = cur.next(Some(n), "a row of the board")?;
+        if line.len() != width as usize {
+            return Err(cur.error(
+                cur.at - 1,
+                Some(n),
+                format!(
+                    "a row of {width} symbols is expected, not `{}` ({} characters)",
+                    shown(line),
+                    line.len()
+                ),
+            ));
+        }
+        for (c, &ch) in line.iter().enumerate() {
+            let square = r * width + c as u32;
+            let bit = 1u16 << square;
+            let s = &problem.symbols;
+            if ch == s.first {
+                b.x |= bit;
+            } else if ch == s.second {
+                b.o |= bit;
+            } else if ch == s.empty {
+            } else if Some(ch) == s.joker {
+                if b.t != 0 {
+                    return Err(cur.error(cur.at - 1, Some(n), "a second joker on the board"));
+                }
+                b.t = bit;
+            } else {
+                let allowed: Vec<String> = [Some(s.first), Some(s.second), Some(s.empty), s.joker]
+                    .into_iter()
+                    .flatten()
+                    .map(|c| format!("`{}`", c as char))
+                    .collect();
+                return Err(cur.error(
+                    cur.at - 1,
+                    Some(n),
+                    format!(
+                        "`{}` at column {} is not a symbol of the board ({})",
+                        shown(&[ch]),
+                        c + 1,
+                        allowed.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(b)
+}
+
+fn check_space(
+    problem: &Problem,
+    cur: &Cursor,
+    b: Board,
+    start: usize,
+    n: u64,
+) -> Result<(), ParseError> {
+    if problem.space == super::InputSpace::Reachable
+        && let Err(why) = reach::check(&problem.geometry, b)
+    {
+        return Err(cur.error(
+            start,
+            Some(n),
+            format!(
+                "the board {} cannot arise in play: {why}",
+                problem.grid_text(b)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Appends a board as the layout writes it.
+pub fn push_board(problem: &Problem, b: Board, out: &mut Vec<u8>) {
+    let g = &problem.geometry;
+    for r in 0..g.rows {
+        for c in 0..g.cols {
+            out.push(problem.symbol(b, r * g.cols + c));
+        }
+        if problem.layout.board == BoardLayout::Rows {
+            out.push(b'\n');
+        }
+    }
+    if problem.layout.board == BoardLayout::Line {
+        out.push(b'\n');
+    }
+}
+
+/// An input of these boards in the problem's exact layout (the strict reader reads it back).
+pub fn input_text(problem: &Problem, boards: &[Board]) -> Vec<u8> {
+    let mut out = Vec::new();
+    if problem.layout.cases == Cases::Count {
+        out.extend_from_slice(format!("{}\n", boards.len()).as_bytes());
+    }
+    for (i, &b) in boards.iter().enumerate() {
+        if problem.layout.blank == Separator::Between && i > 0 {
+            out.push(b'\n');
+        }
+        push_board(problem, b, &mut out);
+        if problem.layout.blank == Separator::After {
+            out.push(b'\n');
+        }
+    }
+    if let Cases::Until(word) = &problem.layout.cases {
+        out.extend_from_slice(word.as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+/// The prefix of case `n`'s answer.
+pub fn prefix(problem: &Problem, n: u64) -> String {
+    problem.layout.prefix.replace("{n}", &n.to_string())
+}
+
+/// Appends case `n`'s answer line.
+pub fn push_answer(problem: &Problem, n: u64, answer: &str, out: &mut Vec<u8>) {
+    out.extend_from_slice(prefix(problem, n).as_bytes());
+    out.extend_from_slice(answer.as_bytes());
+    out.push(b'\n');
+}

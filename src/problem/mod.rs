@@ -1,0 +1,394 @@
+//! The family of board-status problems: a problem is a description file (TOML) that gives the
+//! board, the symbols, the input space, the layout of the files and the verdicts; everything
+//! else (answers, validation, checking, test data, the killer set) follows from it.
+//!
+//! - [`description`]: reading and checking a description, with the line and column of any
+//!   error;
+//! - [`facts`]: what tomek computes for a position (reachable, lines, full, next, over, ply,
+//!   perfect play);
+//! - [`rules`]: the verdicts, an ordered list of rules over the facts;
+//! - [`layout`]: the problem's input and answer files: reading (strict or lenient), writing;
+//! - [`judge`]: answering, validating and checking files of the problem;
+//! - [`mutants`]: the catalogue of wrong solutions derived from a description, and the killer
+//!   set that catches them all;
+//! - [`sample`]: test files drawn from the input space.
+//!
+//! The built-in descriptions (`tomek problem list`) are in `builtin/`, one file each. Code Jam's
+//! Tic-Tac-Toe-Tomek is `tomek`: a description equal to it in everything that decides an answer
+//! is served by the specialised Code Jam path of [`crate::tictactoe`], which the tests hold to
+//! the generic path on every reachable board.
+
+pub mod description;
+pub mod facts;
+pub mod judge;
+pub mod layout;
+pub mod mutants;
+pub mod rules;
+pub mod sample;
+
+use crate::tictactoe::board::Board;
+use crate::tictactoe::reach::Checks;
+use crate::tictactoe::rules::Geometry;
+use description::{DescriptionError, Locator};
+use facts::{Facts, Values};
+use rules::Rule;
+use std::sync::Arc;
+
+/// The symbols of a problem's files.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Symbols {
+    /// The player who moves first.
+    pub first: u8,
+    /// The other player.
+    pub second: u8,
+    /// An empty square.
+    pub empty: u8,
+    /// The joker, when the board has one.
+    pub joker: Option<u8>,
+}
+
+/// Which grids are valid input.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum InputSpace {
+    /// Only positions that arise in play (with at most one joker when the board has one).
+    Reachable,
+    /// Every grid over the symbols (with at most one joker when the board has one).
+    EveryGrid,
+}
+
+/// How the cases of a file come.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Cases {
+    /// A line with the number of cases first.
+    Count,
+    /// One case per file.
+    Single,
+    /// Cases until a line holding this word.
+    Until(String),
+}
+
+/// How a board is written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BoardLayout {
+    /// One line per row.
+    Rows,
+    /// The rows one after another on one line.
+    Line,
+}
+
+/// Where empty lines go.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Separator {
+    /// Nowhere.
+    None,
+    /// One between two cases.
+    Between,
+    /// One after every case, the last included.
+    After,
+}
+
+/// The layout of a problem's input and answer files.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    /// How the cases come.
+    pub cases: Cases,
+    /// How a board is written.
+    pub board: BoardLayout,
+    /// Where the empty lines go.
+    pub blank: Separator,
+    /// What comes before each answer; `{n}` is the case number from 1.
+    pub prefix: String,
+}
+
+/// Bounds on the number of cases of one dataset (small, large, …).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dataset {
+    /// Its name.
+    pub name: String,
+    /// Fewest cases.
+    pub min: u64,
+    /// Most cases.
+    pub max: u64,
+}
+
+/// A problem of the family, read from its description.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// Short name, used on the command line and in file names.
+    pub name: String,
+    /// Full title.
+    pub title: String,
+    /// Where the statement comes from.
+    pub source: String,
+    /// The description's text.
+    pub text: String,
+    /// Where the description was read: its path, or `built-in NAME`.
+    pub origin: String,
+    /// The board and its lines.
+    pub geometry: Arc<Geometry>,
+    /// The symbols.
+    pub symbols: Symbols,
+    /// Which grids are valid input.
+    pub space: InputSpace,
+    /// The files' layout.
+    pub layout: Layout,
+    /// Bounds on the number of cases.
+    pub datasets: Vec<Dataset>,
+    /// The verdicts, first match wins.
+    pub verdicts: Vec<Rule>,
+    /// Where each verdict starts in the text.
+    verdict_spans: Vec<usize>,
+}
+
+/// The built-in descriptions: name and text.
+pub const BUILTIN: [(&str, &str); 6] = [
+    ("tomek", include_str!("builtin/tomek.toml")),
+    ("cf3c", include_str!("builtin/cf3c.toml")),
+    ("toe1", include_str!("builtin/toe1.toml")),
+    ("toe2", include_str!("builtin/toe2.toml")),
+    (
+        "ccc-hk-2008-j4",
+        include_str!("builtin/ccc-hk-2008-j4.toml"),
+    ),
+    ("perfect-play", include_str!("builtin/perfect-play.toml")),
+];
+
+/// Why a problem could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The description is wrong.
+    #[error("{0}")]
+    Description(#[from] DescriptionError),
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The path given.
+        path: String,
+        /// The reason.
+        source: std::io::Error,
+    },
+}
+
+impl Problem {
+    /// A built-in problem by name, or a description file by path. A built-in's rules were
+    /// checked against its whole input space by the tests; a file's are checked here.
+    pub fn load(name_or_path: &str) -> Result<Problem, LoadError> {
+        if let Some(p) = Problem::builtin(name_or_path) {
+            return Ok(p);
+        }
+        let text = std::fs::read_to_string(name_or_path).map_err(|source| LoadError::Io {
+            path: name_or_path.to_string(),
+            source,
+        })?;
+        Ok(Problem::from_text(name_or_path, &text)?)
+    }
+
+    /// A built-in problem.
+    pub fn builtin(name: &str) -> Option<Problem> {
+        let (n, text) = BUILTIN.iter().find(|(n, _)| *n == name)?;
+        let p = description::parse(&format!("built-in {n}"), text)
+            .expect("the built-in descriptions are valid (tested)");
+        Some(p)
+    }
+
+    /// Code Jam's Tic-Tac-Toe-Tomek, the default problem.
+    pub fn tomek() -> Problem {
+        Problem::builtin("tomek").expect("tomek is built in")
+    }
+
+    /// Reads a description and checks its rules against the whole input space: every rule
+    /// must match some position, and some rule every position. A description that decides
+    /// every answer as a built-in does is not searched again.
+    pub fn from_text(file: &str, text: &str) -> Result<Problem, DescriptionError> {
+        let p = description::parse(file, text)?;
+        if !BUILTIN
+            .iter()
+            .filter_map(|(n, _)| Problem::builtin(n))
+            .any(|b| b.same_judgement(&p))
+        {
+            p.check_rules()?;
+        }
+        Ok(p)
+    }
+
+    /// Whether two descriptions give the same answers to the same files: the same board,
+    /// symbols, input space, layout, datasets and verdicts (names, titles and comments aside).
+    pub fn same_judgement(&self, other: &Problem) -> bool {
+        let g = |p: &Problem| {
+            (
+                p.geometry.rows,
+                p.geometry.cols,
+                p.geometry.line,
+                p.geometry.joker,
+            )
+        };
+        g(self) == g(other)
+            && self.symbols == other.symbols
+            && self.space == other.space
+            && self.layout == other.layout
+            && self.datasets == other.datasets
+            && self.verdicts == other.verdicts
+    }
+
+    /// Whether this is Code Jam's Tic-Tac-Toe-Tomek in everything that decides an answer, so
+    /// that the specialised Code Jam path of [`crate::tictactoe`] serves it.
+    pub fn is_tomek(&self) -> bool {
+        self.same_judgement(&Problem::tomek())
+    }
+
+    /// Whether some rule reads perfect play.
+    pub fn needs_values(&self) -> bool {
+        self.verdicts.iter().any(|r| r.when.needs_values())
+    }
+
+    /// The facts of a position, perfect play included when a rule reads it.
+    pub fn facts(&self, b: Board, values: &mut Values) -> Facts {
+        self.facts_with(b, Checks::ALL, values)
+    }
+
+    /// [`Problem::facts`] with the rules of play held to `checks` only.
+    pub fn facts_with(&self, b: Board, checks: Checks, values: &mut Values) -> Facts {
+        let v = self.needs_values().then_some(values);
+        facts::facts_with(&self.geometry, b, checks, v)
+    }
+
+    /// The index of the verdict a position with these facts gets, if any rule matches.
+    pub fn verdict_of(&self, f: &Facts) -> Option<usize> {
+        self.verdicts.iter().position(|r| r.when.hold(f))
+    }
+
+    /// The verdict of a position of the input space.
+    pub fn verdict(&self, b: Board, values: &mut Values) -> usize {
+        let f = self.facts(b, values);
+        self.verdict_of(&f)
+            .expect("the rules cover the input space (checked when the description is read)")
+    }
+
+    /// The distinct answers, in the order of their first rule.
+    pub fn answers(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = Vec::new();
+        for r in &self.verdicts {
+            if !v.contains(&r.answer.as_str()) {
+                v.push(&r.answer);
+            }
+        }
+        v
+    }
+
+    /// Whether a board is in the input space: at most one joker where the board has one, and
+    /// reachable when only reachable positions are input.
+    pub fn in_space(&self, b: Board) -> bool {
+        match self.space {
+            InputSpace::EveryGrid => true,
+            InputSpace::Reachable => crate::tictactoe::reach::is_reachable(&self.geometry, b),
+        }
+    }
+
+    /// Every position of the input space, in a fixed order: setup by setup (no joker, then
+    /// the joker on each square), each grid read as a number in base 3 over the other squares
+    /// from the first (empty 0, first player 1, second player 2).
+    pub fn positions(&self) -> Vec<Board> {
+        let mut out = Vec::new();
+        self.for_each_grid(|b| {
+            if self.in_space(b) {
+                out.push(b);
+            }
+        });
+        out
+    }
+
+    /// Calls `f` on every grid over the symbols, in the order of [`Problem::positions`].
+    pub fn for_each_grid(&self, mut f: impl FnMut(Board)) {
+        let g = &self.geometry;
+        for t in g.setups() {
+            let free: Vec<u32> = (0..g.cells()).filter(|&s| t >> s & 1 == 0).collect();
+            let total = 3u64.pow(free.len() as u32);
+            for code in 0..total {
+                let mut b = Board::empty(t);
+                let mut c = code;
+                for &s in &free {
+                    match c % 3 {
+                        1 => b.x |= 1 << s,
+                        2 => b.o |= 1 << s,
+                        _ => {}
+                    }
+                    c /= 3;
+                }
+                f(b);
+            }
+        }
+    }
+
+    /// Checks that every rule matches some position of the input space and that every
+    /// position matches some rule, by the facts of every position.
+    fn check_rules(&self) -> Result<(), DescriptionError> {
+        let loc = Locator::new(&self.origin, &self.text);
+        let mut values = Values::new();
+        let mut used = vec![false; self.verdicts.len()];
+        let mut seen = hashbrown::HashSet::new();
+        let mut uncovered = None;
+        for b in self.positions() {
+            let f = self.facts(b, &mut values);
+            if !seen.insert(f) {
+                continue;
+            }
+            match self.verdict_of(&f) {
+                Some(i) => used[i] = true,
+                None => {
+                    uncovered.get_or_insert((b, f));
+                }
+            }
+        }
+        if let Some((b, f)) = uncovered {
+            return Err(loc.error(
+                self.verdict_spans.last().copied().unwrap_or(0),
+                format!(
+                    "no rule matches the position {} ({}); add a rule for it",
+                    self.grid_text(b),
+                    rules::describe_facts(&f)
+                ),
+            ));
+        }
+        if let Some(i) = used.iter().position(|u| !u) {
+            return Err(loc.error(
+                self.verdict_spans[i],
+                format!(
+                    "no position of the input space gets the rule `{}` ({}): an earlier rule \
+                     takes them all, or none has these facts",
+                    self.verdicts[i].answer,
+                    self.verdicts[i].when.describe()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A board as the problem writes it on one line, rows separated by `/`.
+    pub fn grid_text(&self, b: Board) -> String {
+        let g = &self.geometry;
+        let mut s = String::new();
+        for r in 0..g.rows {
+            if r > 0 {
+                s.push('/');
+            }
+            for c in 0..g.cols {
+                s.push(self.symbol(b, r * g.cols + c) as char);
+            }
+        }
+        s
+    }
+
+    /// The symbol of square `i`.
+    pub fn symbol(&self, b: Board, i: u32) -> u8 {
+        let bit = 1u16 << i;
+        if b.x & bit != 0 {
+            self.symbols.first
+        } else if b.o & bit != 0 {
+            self.symbols.second
+        } else if b.t & bit != 0 {
+            self.symbols.joker.unwrap_or(b'?')
+        } else {
+            self.symbols.empty
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Verdict rules: an ordered list of answers, each with the facts it requires. The first rule
+//! whose every condition holds gives the answer; a condition left out holds for any value.
+
+use super::facts::{Facts, Line, Next, Winner};
+use crate::tictactoe::explain::Outcome;
+
+/// What a rule requires: each field, when set, is the value or set of values (bits by the
+/// value's index) the fact must have.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Conditions {
+    /// Reachable in play, or not.
+    pub reachable: Option<bool>,
+    /// Who has a line: bits over [`Line`].
+    pub line: Option<u32>,
+    /// The board full, or not.
+    pub full: Option<bool>,
+    /// Who moves next: bits over [`Next`].
+    pub next: Option<u32>,
+    /// The game over, or not.
+    pub over: Option<bool>,
+    /// The ply: bits over 0 to 16.
+    pub ply: Option<u32>,
+    /// Perfect play for the side to move: bits over [`Outcome`]. Holds only where the
+    /// position has a value (reachable and open).
+    pub value: Option<u32>,
+    /// Who wins under perfect play: bits over [`Winner`]. Holds only on reachable positions.
+    pub winner: Option<u32>,
+}
+
+/// One verdict: the answer printed and what the position must be for it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rule {
+    /// The answer, as printed after the prefix.
+    pub answer: String,
+    /// The facts it requires.
+    pub when: Conditions,
+}
+
+fn within(set: Option<u32>, index: u32) -> bool {
+    set.is_none_or(|s| s >> index & 1 == 1)
+}
+
+fn same(want: Option<bool>, have: bool) -> bool {
+    want.is_none_or(|w| w == have)
+}
+
+impl Conditions {
+    /// Whether a position with these facts meets every condition.
+    pub fn hold(&self, f: &Facts) -> bool {
+        same(self.reachable, f.reachable)
+            && within(self.line, f.line as u32)
+            && same(self.full, f.full)
+            && within(self.next, f.next as u32)
+            && same(self.over, f.over)
+            && within(self.ply, f.ply)
+            && match (self.value, f.value) {
+                (None, _) => true,
+                (Some(_), None) => false,
+                (Some(s), Some(v)) => within(Some(s), v as u32),
+            }
+            && match (self.winner, f.winner) {
+                (None, _) => true,
+                (Some(_), None) => false,
+                (Some(s), Some(w)) => within(Some(s), w as u32),
+            }
+    }
+
+    /// Whether the rule reads perfect play, which costs a search to know.
+    pub fn needs_values(&self) -> bool {
+        self.value.is_some() || self.winner.is_some()
+    }
+
+    /// The conditions in the description's own words, `line = "first", full = true`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        let set = |name: &str, s: u32, words: &[&str]| {
+            let w: Vec<String> = (0..words.len())
+                .filter(|&i| s >> i & 1 == 1)
+                .map(|i| format!("\"{}\"", words[i]))
+                .collect();
+            if w.len() == 1 {
+                format!("{name} = {}", w[0])
+            } else {
+                format!("{name} = [{}]", w.join(", "))
+            }
+        };
+        if let Some(v) = self.reachable {
+            parts.push(format!("reachable = {v}"));
+        }
+        if let Some(s) = self.line {
+            parts.push(set("line", s, &Line::WORDS.map(|(w, _)| w)));
+        }
+        if let Some(v) = self.full {
+            parts.push(format!("full = {v}"));
+        }
+        if let Some(s) = self.next {
+            parts.push(set("next", s, &Next::WORDS.map(|(w, _)| w)));
+        }
+        if let Some(v) = self.over {
+            parts.push(format!("over = {v}"));
+        }
+        if let Some(s) = self.ply {
+            let plies: Vec<String> = (0..17)
+                .filter(|&i| s >> i & 1 == 1)
+                .map(|i| i.to_string())
+                .collect();
+            parts.push(format!("ply = [{}]", plies.join(", ")));
+        }
+        if let Some(s) = self.value {
+            let words: Vec<&str> = super::description::VALUE_WORDS
+                .iter()
+                .map(|&(w, _)| w)
+                .collect();
+            parts.push(set("value", s, &words));
+        }
+        if let Some(s) = self.winner {
+            parts.push(set("winner", s, &Winner::WORDS.map(|(w, _)| w)));
+        }
+        if parts.is_empty() {
+            "any position".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+/// The facts in the description's words, for messages: `reachable = false, line = "both", …`.
+pub fn describe_facts(f: &Facts) -> String {
+    let word = |i: usize, words: &[&str]| words[i].to_string();
+    let mut s = format!(
+        "reachable = {}, line = \"{}\", full = {}, next = \"{}\", over = {}, ply = {}",
+        f.reachable,
+        word(f.line as usize, &Line::WORDS.map(|(w, _)| w)),
+        f.full,
+        word(f.next as usize, &Next::WORDS.map(|(w, _)| w)),
+        f.over,
+        f.ply
+    );
+    if let Some(v) = f.value {
+        let w = super::description::VALUE_WORDS
+            .iter()
+            .find(|&&(_, o)| o == v)
+            .map_or("", |&(w, _)| w);
+        s.push_str(&format!(", value = \"{w}\""));
+    }
+    if let Some(w) = f.winner {
+        s.push_str(&format!(
+            ", winner = \"{}\"",
+            word(w as usize, &Winner::WORDS.map(|(w, _)| w))
+        ));
+    }
+    s
+}
+
+/// The index of an [`Outcome`] among a rule's value bits.
+pub fn outcome_index(o: Outcome) -> u32 {
+    o as u32
+}
