@@ -2,7 +2,6 @@
 //! whose every condition holds gives the answer; a condition left out holds for any value.
 
 use super::facts::{Facts, Line, Next, Winner};
-use crate::tictactoe::explain::Outcome;
 
 /// What a rule requires: each field, when set, is the value or set of values (bits by the
 /// value's index) the fact must have.
@@ -20,7 +19,7 @@ pub struct Conditions {
     pub over: Option<bool>,
     /// The ply: bits over 0 to 16.
     pub ply: Option<u32>,
-    /// Perfect play for the side to move: bits over [`Outcome`]. Holds only where the
+    /// Perfect play for the side to move: bits over [`Outcome`](crate::tictactoe::explain::Outcome). Holds only where the
     /// position has a value (reachable and open).
     pub value: Option<u32>,
     /// Who wins under perfect play: bits over [`Winner`]. Holds only on reachable positions.
@@ -150,9 +149,4 @@ pub fn describe_facts(f: &Facts) -> String {
         ));
     }
     s
-}
-
-/// The index of an [`Outcome`] among a rule's value bits.
-pub fn outcome_index(o: Outcome) -> u32 {
-    o as u32
 }

@@ -602,6 +602,10 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn profiles_feed_the_audit() {
     let solve = format!("{TOMEK} solve");
     let (code, r) = audit(&[

@@ -151,6 +151,10 @@ fn a_solver_that_cannot_start_is_refused_at_once() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn checker_and_audit_share_one_whitespace_rule() {
     let sample_in = generated("sample.in");
     let sample_out = generated("sample.out");

@@ -9,6 +9,10 @@ use tomek::tictactoe::rules::Geometry;
 use tomek::tictactoe::space::{SetupGame, SetupSpace, Space, explore_hashed};
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn tree_walk_and_memo_walks_agree_on_every_setup() {
     let g = Geometry::tomek();
     g.setups().par_iter().for_each(|&t| {

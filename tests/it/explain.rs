@@ -233,6 +233,10 @@ fn games_through_one_ply_add_up() {
 /// Boards that are the smallest of their orbit are the orbits that `stats` counts, and the
 /// orbit sizes agree with the orbit count (orbit-stabilizer).
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn orbits_agree_with_stats() {
     let g = Geometry::tomek();
     let group = symmetry::automorphisms(g);

@@ -328,6 +328,10 @@ fn damaged_or_foreign_solutions_exit_with_code_2_and_lose_nothing() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn plies_solved_in_pieces_give_the_same_solution_and_resume_piece_by_piece() {
     let (cols, rows) = (5, 4);
     let mut asked = all_sequences(cols, rows, 4);

@@ -176,6 +176,10 @@ fn columns(moves: &str) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn the_strong_solution_equals_an_explicit_retrograde_analysis() {
     for (cols, rows) in [(4, 4), (5, 4), (4, 5), (3, 5), (1, 4), (2, 3)] {
         let explicit = Explicit::solve(cols as usize, rows as usize);

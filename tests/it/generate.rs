@@ -123,6 +123,10 @@ fn bytes(spec: &Spec, threads: usize) -> (Vec<u8>, Vec<u8>) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn same_bytes_with_one_and_two_threads() {
     for (profile, cases) in [
         (Profile::Uniform, 200_000),
@@ -205,6 +209,10 @@ fn scan() -> &'static Scan {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn killer_kills_every_mutant_and_shows_every_status() {
     let found = killer();
     let killer = &found.boards;
@@ -245,6 +253,10 @@ fn killer_kills_every_mutant_and_shows_every_status() {
 /// for one board fewer, every set of covered elements that that many boards can reach,
 /// computed breadth first over the distinct signatures.
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn killer_set_is_smallest() {
     let found = killer();
     let k = found.boards.len();
@@ -277,6 +289,10 @@ fn killer_set_is_smallest() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn equivalent_mutants_never_fail_on_a_reachable_board() {
     let wrong = &scan().equivalent_wrong;
     assert!(
@@ -289,6 +305,10 @@ fn equivalent_mutants_never_fail_on_a_reachable_board() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn contest_profile_holds_the_killer_set_and_every_status() {
     let killer = &killer().boards;
     for cases in [killer.len() as u64, 10, 1000, 40_000] {

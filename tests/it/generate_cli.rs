@@ -87,6 +87,10 @@ fn datasets_and_committed_files() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn every_profile_writes_a_valid_file() {
     let dir = tempfile::tempdir().unwrap();
     for (profile, setup) in [
@@ -126,6 +130,10 @@ fn every_profile_writes_a_valid_file() {
 /// A dataset's default data is a contest's: every status, every catalogued bug caught, and
 /// within the dataset's bounds.
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn datasets_default_to_the_contest_profile() {
     let n = tomek::tictactoe::mutants::Mutant::ALL.len();
     for dataset in ["small", "large"] {

@@ -24,6 +24,7 @@ mod generate_cli;
 mod package;
 mod pipes;
 mod plots;
+mod problems;
 #[cfg(feature = "sql")]
 mod query;
 mod solve_cli;

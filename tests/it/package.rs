@@ -646,6 +646,10 @@ fn tomek_wrong_programs_are_the_mutants() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn fourow_references_pass_and_every_wrong_solution_fails() {
     let p = fourow_package();
     let cpp = compile_cpp("fourow_solution", package::fourow::SOLUTION_CPP);
@@ -1117,6 +1121,10 @@ fn cpp_judge() -> Judge<'static> {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn tomek_validator_accepts_a_sample_of_every_reachable_board() {
     // Every 61st board: about 1,000,000 boards of every setup and ply, in one file.
     let (boards, files) = validators_on_reachable_boards(61, &[cpp_judge()]);

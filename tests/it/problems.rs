@@ -1,0 +1,603 @@
+//! The family of board-status problems: every 3×3 grid's verdict held to the statements, read
+//! by replaying every legal game; the statements' samples; the killer sets against wrong
+//! solutions written here; Tomek's description against the Code Jam path; wrong descriptions.
+
+use crate::harness::{generated, project, read, stdout_of, tomek};
+use crate::published::TIC_TAC_TOE;
+use proptest::prelude::*;
+use std::collections::{HashMap, HashSet};
+use tomek::problem::facts::Values;
+use tomek::problem::mutants::{Catalogue, Mutant, killer_set};
+use tomek::problem::{BUILTIN, Problem, judge, layout};
+use tomek::tictactoe::board::Board;
+use tomek::tictactoe::codejam::Strictness;
+
+/// The 3×3 grid as nine cells: 0 empty, 1 X (first), 2 O (second).
+type Grid = [u8; 9];
+
+/// The eight lines of the 3×3 board, written out.
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+fn has_line(g: &Grid, p: u8) -> bool {
+    LINES.iter().any(|l| l.iter().all(|&s| g[s] == p))
+}
+
+/// Every legal game played out from the empty grid, X first, each stopping at the first line
+/// or a full grid: every grid met, the final ones, and who wins each grid under perfect play
+/// (1 X, 2 O, 0 draw), by plain minimax over the same games.
+struct Replay {
+    seen: HashSet<Grid>,
+    finals: HashSet<Grid>,
+    winner: HashMap<Grid, u8>,
+}
+
+impl Replay {
+    fn new() -> Replay {
+        let mut r = Replay {
+            seen: HashSet::new(),
+            finals: HashSet::new(),
+            winner: HashMap::new(),
+        };
+        r.play([0; 9], 1);
+        r
+    }
+
+    fn play(&mut self, g: Grid, mover: u8) -> u8 {
+        if let Some(&w) = self.winner.get(&g) {
+            return w;
+        }
+        self.seen.insert(g);
+        let other = 3 - mover;
+        let result = if has_line(&g, other) {
+            self.finals.insert(g);
+            other
+        } else if g.iter().all(|&c| c != 0) {
+            self.finals.insert(g);
+            0
+        } else {
+            let mut results = Vec::new();
+            for s in 0..9 {
+                if g[s] == 0 {
+                    let mut child = g;
+                    child[s] = mover;
+                    results.push(self.play(child, other));
+                }
+            }
+            if results.contains(&mover) {
+                mover
+            } else if results.contains(&0) {
+                0
+            } else {
+                other
+            }
+        };
+        self.winner.insert(g, result);
+        result
+    }
+}
+
+fn board_of(g: &Grid) -> Board {
+    let mut b = Board::default();
+    for (s, &c) in g.iter().enumerate() {
+        match c {
+            1 => b.x |= 1 << s,
+            2 => b.o |= 1 << s,
+            _ => {}
+        }
+    }
+    b
+}
+
+fn every_grid() -> Vec<Grid> {
+    (0..19_683u32)
+        .map(|mut code| {
+            let mut g = [0u8; 9];
+            for c in &mut g {
+                *c = (code % 3) as u8;
+                code /= 3;
+            }
+            g
+        })
+        .collect()
+}
+
+/// What each statement answers, read directly from it, given the replay.
+fn statement_answer(problem: &str, g: &Grid, r: &Replay) -> Option<String> {
+    let legal = r.seen.contains(g);
+    let count = |p: u8| g.iter().filter(|&&c| c == p).count();
+    let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+    Some(match problem {
+        "cf3c" => {
+            if !legal {
+                "illegal".into()
+            } else if has_line(g, 1) {
+                "the first player won".into()
+            } else if has_line(g, 2) {
+                "the second player won".into()
+            } else if count(0) == 0 {
+                "draw".into()
+            } else if count(1) == count(2) {
+                "first".into()
+            } else {
+                "second".into()
+            }
+        }
+        "toe1" | "ccc-hk-2008-j4" => yes_no(legal),
+        "toe2" => if r.finals.contains(g) {
+            "valid"
+        } else {
+            "invalid"
+        }
+        .into(),
+        "perfect-play" => match r.winner.get(g)? {
+            1 => "X".into(),
+            2 => "O".into(),
+            _ => "draw".into(),
+        },
+        other => panic!("no statement for {other}"),
+    })
+}
+
+const THREE_BY_THREE: [&str; 5] = ["cf3c", "toe1", "toe2", "ccc-hk-2008-j4", "perfect-play"];
+
+#[test]
+fn every_3x3_grid_gets_the_answer_its_statement_gives() {
+    let r = Replay::new();
+    assert_eq!(r.seen.len() as u64, TIC_TAC_TOE.boards);
+    let terminal: u64 = TIC_TAC_TOE.boards_by_status[..3].iter().sum();
+    assert_eq!(r.finals.len() as u64, terminal);
+    // The empty grid is a draw under perfect play.
+    assert_eq!(r.winner[&[0; 9]], 0);
+    for name in THREE_BY_THREE {
+        let p = Problem::builtin(name).unwrap();
+        let mut values = Values::new();
+        let mut checked = 0;
+        for g in every_grid() {
+            let b = board_of(&g);
+            let want = statement_answer(name, &g, &r);
+            assert_eq!(p.in_space(b), want.is_some(), "{name}: {}", p.grid_text(b));
+            if let Some(want) = want {
+                let got = &p.verdicts[p.verdict(b, &mut values)].answer;
+                assert_eq!(got, &want, "{name}: {}", p.grid_text(b));
+                checked += 1;
+            }
+        }
+        let expected = if name == "perfect-play" {
+            5_478
+        } else {
+            19_683
+        };
+        assert_eq!(checked, expected, "{name}");
+    }
+}
+
+#[test]
+fn each_statement_sample_is_answered_validated_and_checked() {
+    for name in ["cf3c", "toe1", "toe2", "ccc-hk-2008-j4"] {
+        let input = project(&format!("tests/data/problems/{name}-sample.in"));
+        let answers = project(&format!("tests/data/problems/{name}-sample.ans"));
+        let input_s = input.to_str().unwrap();
+        let got = stdout_of(&["solve", "--problem", name, input_s]);
+        assert_eq!(got.as_bytes(), read(&answers), "{name}");
+        tomek()
+            .args(["validate", "--problem", name, input_s])
+            .assert()
+            .success();
+        tomek()
+            .args(["check", "--problem", name, input_s])
+            .arg(&answers)
+            .arg(&answers)
+            .assert()
+            .code(0);
+    }
+}
+
+#[test]
+fn an_output_in_the_wrong_layout_is_a_wrong_answer_naming_the_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = project("tests/data/problems/toe2-sample.in");
+    let answers = project("tests/data/problems/toe2-sample.ans");
+    let cases = [
+        ("invalid\nvalid\ninvalid\nvalid\nvalid\ninvalid\n", "case 7"),
+        (
+            "invalid\nvalid\ninvalid\nValid\nvalid\ninvalid\ninvalid\n",
+            "case 4",
+        ),
+        (
+            "invalid valid invalid valid valid invalid invalid extra\n",
+            "after the last case",
+        ),
+    ];
+    for (text, says) in cases {
+        let out = dir.path().join("out");
+        std::fs::write(&out, text).unwrap();
+        let a = tomek()
+            .args(["check", "--problem", "toe2"])
+            .arg(&input)
+            .arg(&answers)
+            .arg(&out)
+            .assert()
+            .code(1);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+        assert!(err.contains(says), "{err}");
+    }
+    // Words split over lines with other spacing read as the judge reads them: accepted.
+    let out = dir.path().join("spaced");
+    std::fs::write(
+        &out,
+        "invalid  valid\ninvalid valid\n valid invalid\n\ninvalid",
+    )
+    .unwrap();
+    tomek()
+        .args(["check", "--problem", "toe2"])
+        .arg(&input)
+        .arg(&answers)
+        .arg(&out)
+        .assert()
+        .code(0);
+}
+
+/// Wrong solutions people write, written here without tomek's catalogue: each must fail on
+/// its problem's killer set.
+fn wrong_solutions(name: &str, g: &Grid, r: &Replay) -> Vec<(&'static str, String)> {
+    let right = statement_answer(name, g, r).unwrap();
+    let count = |p: u8| g.iter().filter(|&&c| c == p).count();
+    let (x, o) = (count(1), count(2));
+    let counts_ok = x == o || x == o + 1;
+    let (xl, ol) = (has_line(g, 1), has_line(g, 2));
+    // Legal by counts and "not both lines" only: forgets who moved last.
+    let naive_legal = counts_ok && !(xl && ol);
+    let mut v = Vec::new();
+    match name {
+        "cf3c" => {
+            let naive = if !naive_legal {
+                "illegal".to_string()
+            } else if xl {
+                "the first player won".into()
+            } else if ol {
+                "the second player won".into()
+            } else if count(0) == 0 {
+                "draw".into()
+            } else if x == o {
+                "first".into()
+            } else {
+                "second".into()
+            };
+            v.push(("forgets who moved last", naive));
+            // Draw before lines: a full grid with X's line answered as a draw.
+            let draw_first = if right == "the first player won" && count(0) == 0 {
+                "draw".to_string()
+            } else {
+                right.clone()
+            };
+            v.push(("full grid read as a draw first", draw_first));
+        }
+        "toe1" | "ccc-hk-2008-j4" => {
+            v.push((
+                "forgets who moved last",
+                if naive_legal { "yes" } else { "no" }.into(),
+            ));
+            v.push((
+                "only checks the counts",
+                if counts_ok { "yes" } else { "no" }.into(),
+            ));
+        }
+        "toe2" => {
+            let over = xl || ol || count(0) == 0;
+            v.push((
+                "forgets who moved last",
+                if naive_legal && over {
+                    "valid"
+                } else {
+                    "invalid"
+                }
+                .into(),
+            ));
+        }
+        _ => {}
+    }
+    v
+}
+
+#[test]
+fn each_killer_set_catches_every_wrong_solution_and_shows_every_answer() {
+    let r = Replay::new();
+    for name in THREE_BY_THREE {
+        let p = Problem::builtin(name).unwrap();
+        let k = killer_set(&p);
+        let mut values = Values::new();
+        let answers: HashSet<String> = k
+            .boards
+            .iter()
+            .map(|&b| p.verdicts[p.verdict(b, &mut values)].answer.clone())
+            .collect();
+        assert_eq!(answers.len(), p.answers().len(), "{name}: every answer");
+        // Every mutant of the catalogue that fails anywhere fails on the set.
+        let mut cat = Catalogue::new(&p);
+        let mut caught = 0u32;
+        for &b in &k.boards {
+            let right = p.verdicts[p.verdict(b, &mut values)].answer.clone();
+            caught |= cat.kills(b, &right);
+        }
+        assert_eq!(caught, k.killable, "{name}");
+        // The wrong solutions written above fail on it too.
+        let grids: Vec<Grid> = k
+            .boards
+            .iter()
+            .map(|b| {
+                let mut g = [0u8; 9];
+                for (s, c) in g.iter_mut().enumerate() {
+                    *c = if b.x >> s & 1 == 1 {
+                        1
+                    } else if b.o >> s & 1 == 1 {
+                        2
+                    } else {
+                        0
+                    };
+                }
+                g
+            })
+            .collect();
+        let kinds = wrong_solutions(name, &grids[0], &r).len();
+        for i in 0..kinds {
+            let fails = grids.iter().any(|g| {
+                let right = statement_answer(name, g, &r).unwrap();
+                wrong_solutions(name, g, &r)[i].1 != right
+            });
+            assert!(
+                fails,
+                "{name}: `{}` passes the killer set",
+                wrong_solutions(name, &grids[0], &r)[i].0
+            );
+        }
+    }
+    // The killer set is small: CF 3C's six answers and its catalogue in a handful of grids.
+    let k = killer_set(&Problem::builtin("cf3c").unwrap());
+    assert!(k.boards.len() <= 10, "{}", k.boards.len());
+    assert!(
+        k.killable
+            & (1 << Mutant::ALL
+                .iter()
+                .position(|&m| m == Mutant::NoBothCheck)
+                .unwrap())
+            != 0
+    );
+}
+
+#[test]
+fn tomek_through_its_description_answers_every_generated_file_byte_for_byte() {
+    let p = Problem::tomek();
+    assert!(p.is_tomek());
+    for name in ["sample", "small", "large", "edge", "killer"] {
+        let input = read(generated(&format!("{name}.in")));
+        let parsed =
+            layout::read(&p, name, &input, Strictness::Strict).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            judge::answers(&p, &parsed),
+            read(generated(&format!("{name}.out"))),
+            "{name}"
+        );
+        assert_eq!(layout::input_text(&p, &parsed.boards), input, "{name}");
+    }
+}
+
+#[test]
+fn a_copy_of_tomeks_description_takes_the_code_jam_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = stdout_of(&["problem", "show", "tomek"]);
+    let copy = dir.path().join("mine.toml");
+    std::fs::write(&copy, text.replace("name = \"tomek\"", "name = \"mine\"")).unwrap();
+    let large = generated("large.in");
+    let plain = stdout_of(&["solve", large.to_str().unwrap()]);
+    let via = stdout_of(&[
+        "solve",
+        "--problem",
+        copy.to_str().unwrap(),
+        large.to_str().unwrap(),
+    ]);
+    assert_eq!(plain, via);
+    let stats = stdout_of(&["stats", "--only", "counts"]);
+    let stats_via = stdout_of(&["stats", "--only", "counts", "--problem", "tomek"]);
+    assert_eq!(stats, stats_via);
+}
+
+fn description_error(text: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("p.toml");
+    std::fs::write(&f, text).unwrap();
+    let a = tomek()
+        .args(["solve", "--problem"])
+        .arg(&f)
+        .write_stdin("")
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    let prefix = format!("{}:", f.display());
+    assert!(err.contains(&prefix), "{err}");
+    err
+}
+
+#[test]
+fn a_wrong_description_exits_2_with_its_line_and_column() {
+    let toe1 = BUILTIN.iter().find(|(n, _)| *n == "toe1").unwrap().1;
+    // An unknown field, at its line.
+    let err = description_error(&toe1.replace("line = 3\n", "line = 3\ncolour = \"red\"\n"));
+    assert!(err.contains("unknown field `colour`"), "{err}");
+    let at = |err: &str| -> (usize, usize) {
+        let rest = err.split(".toml:").nth(1).unwrap();
+        let mut it = rest.split(':');
+        (
+            it.next().unwrap().parse().unwrap(),
+            it.next().unwrap().parse().unwrap(),
+        )
+    };
+    let line_of =
+        |text: &str, needle: &str| text.lines().position(|l| l.starts_with(needle)).unwrap() + 1;
+    let text = toe1.replace("line = 3\n", "line = 3\ncolour = \"red\"\n");
+    assert_eq!(at(&err).0, line_of(&text, "colour"));
+    // A board over 16 squares.
+    let text = toe1.replace("rows = 3", "rows = 6");
+    let err = description_error(&text);
+    assert!(err.contains("1 to 16 squares"), "{err}");
+    assert_eq!(at(&err), (line_of(&text, "rows = 6"), 8));
+    // Two symbols the same.
+    let text = toe1.replace("empty = \".\"", "empty = \"O\"");
+    let err = description_error(&text);
+    assert!(err.contains("already another symbol"), "{err}");
+    assert_eq!(at(&err).0, line_of(&text, "empty = \"O\""));
+    // A rule no position matches: everything is taken by the first.
+    let text = toe1.replace("answer = \"yes\"\nreachable = true\n", "answer = \"yes\"\n");
+    let err = description_error(&text);
+    assert!(
+        err.contains("no position of the input space gets the rule `no`"),
+        "{err}"
+    );
+    // A position no rule matches.
+    let text = toe1.replace(
+        "[[verdict]]\nanswer = \"no\"\n",
+        "[[verdict]]\nanswer = \"no\"\nply = [0, 1, 2]\n",
+    );
+    let err = description_error(&text);
+    assert!(err.contains("no rule matches the position"), "{err}");
+    // A fact word that does not exist.
+    let text = toe1.replace("reachable = true", "line = \"third\"");
+    let err = description_error(&text);
+    assert!(err.contains("`line` is one of"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Descriptions with bytes changed, lines dropped or repeated never panic: they are read
+    /// or refused with a position.
+    #[test]
+    fn fuzzed_descriptions_never_panic(
+        which in 0..BUILTIN.len(),
+        edits in proptest::collection::vec((any::<u16>(), any::<u8>(), 0u8..3), 1..6),
+    ) {
+        let mut text: Vec<u8> = BUILTIN[which].1.as_bytes().to_vec();
+        for (at, byte, kind) in edits {
+            let i = at as usize % text.len().max(1);
+            match kind {
+                0 => text[i] = byte % 128,
+                1 => { text.remove(i); }
+                _ => {
+                    let start = text[..i].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+                    let end = text[i..].iter().position(|&c| c == b'\n').map_or(text.len(), |p| i + p + 1);
+                    let line = text[start..end].to_vec();
+                    text.splice(end..end, line);
+                }
+            }
+        }
+        let text = String::from_utf8_lossy(&text).to_string();
+        if let Err(e) = Problem::from_text("fuzz.toml", &text) {
+            prop_assert!(e.line >= 1 && e.column >= 1);
+        }
+    }
+}
+
+#[test]
+fn the_audit_accepts_a_right_solver_and_names_the_case_a_wrong_one_fails() {
+    let me = crate::harness::TOMEK;
+    let right = format!("{me} solve --problem toe1");
+    let out = stdout_of(&["audit", "--problem", "toe1", "--solver", &right]);
+    assert!(out.contains("accepted on all 19,683 positions"), "{out}");
+    let wrong = format!("{me} solve --problem toe1 | tr a-z A-Z");
+    let a = tomek()
+        .args(["--quiet", "audit", "--problem", "toe1", "--solver", &wrong])
+        .assert()
+        .code(1);
+    let out = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(
+        out.contains("case 1:") && out.contains("where `yes` is expected"),
+        "{out}"
+    );
+}
+
+#[test]
+fn generated_files_validate_and_their_answers_check() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["toe1", "toe2", "ccc-hk-2008-j4", "perfect-play"] {
+        for profile in ["uniform", "balanced", "killer", "contest", "exhaustive"] {
+            let prefix = dir.path().join(format!("{name}-{profile}"));
+            let mut args = vec![
+                "generate",
+                "--problem",
+                name,
+                "--profile",
+                profile,
+                "--seed",
+                "7",
+            ];
+            if profile != "exhaustive" && profile != "killer" {
+                args.extend(["--cases", "300"]);
+            }
+            let p = prefix.to_str().unwrap().to_string();
+            tomek().args(&args).args(["-o", &p]).assert().success();
+            let input = format!("{p}.in");
+            let answers = format!("{p}.ans");
+            tomek()
+                .args(["check", "--problem", name, &input, &answers, &answers])
+                .assert()
+                .code(0);
+            let again = dir.path().join("again");
+            tomek()
+                .args(&args)
+                .args(["-o", again.to_str().unwrap()])
+                .assert()
+                .success();
+            assert_eq!(
+                read(&input),
+                read(format!("{}.in", again.display())),
+                "{name} {profile}: same seed, same bytes"
+            );
+        }
+    }
+    // One case per file: a file per case.
+    let prefix = dir.path().join("cf3c");
+    tomek()
+        .args(["generate", "--problem", "cf3c", "--profile", "killer", "-o"])
+        .arg(&prefix)
+        .assert()
+        .success();
+    let first = format!("{}.1.in", prefix.display());
+    tomek()
+        .args(["validate", "--problem", "cf3c", &first])
+        .assert()
+        .success();
+}
+
+#[test]
+fn tomeks_description_agrees_with_the_code_jam_path_on_every_reachable_board() {
+    use rayon::prelude::*;
+    use std::sync::Arc;
+    use tomek::tictactoe::rules::Geometry;
+    use tomek::tictactoe::space::Space;
+    let p = Problem::tomek();
+    let space = Space::explore(Arc::new(Geometry::tomek().clone()));
+    let checked: u64 = Geometry::tomek()
+        .setups()
+        .par_iter()
+        .map(|&t| {
+            let mut values = Values::new();
+            let mut n = 0;
+            for (b, status) in space.setup(t).unwrap().boards() {
+                assert!(p.in_space(b));
+                let v = p.verdict(b, &mut values);
+                assert_eq!(p.verdicts[v].answer, status.answer(), "{}", p.grid_text(b));
+                n += 1;
+            }
+            n
+        })
+        .sum();
+    assert_eq!(checked, space.len());
+}
