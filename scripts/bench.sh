@@ -468,6 +468,50 @@ print(f'{best:.3f}')")"
     printf '   %s\n' "${verdicts[@]}"
 }
 
+# section_problem: Tic-Tac-Toe-Tomek through its description (`--problem tomek`, and a copy of
+# the description as a file) against the plain commands, side by side: `solve` over every
+# reachable board (medians of alternated runs) and `stats` (best of $RUNS), each with pass or
+# fail against the target of 1.2×. The answers must be the same bytes.
+section_problem() {
+    local all="$CACHE/every-board" desc="$WORK/mine.toml" times plain_s via_s ratio
+    echo "== problem: Tic-Tac-Toe-Tomek through its description"
+    "$TOMEK" problem show tomek | sed 's/^name = "tomek"$/name = "mine"/' >"$desc"
+    mkdir -p "$CACHE"
+    if [[ ! -f "$all.in" || ! -f "$all.out" ]]; then
+        "$TOMEK" --quiet enumerate -o "$all.tmp"
+        mv "$all.tmp.out" "$all.out"
+        mv "$all.tmp.in" "$all.in"
+    fi
+    cat "$all.in" >/dev/null # warm the page cache
+    if ! "$TOMEK" solve --problem "$desc" "$all.in" | cmp -s - "$all.out"; then
+        echo "bench: solve --problem answers $all.in differently" >&2
+        exit 1
+    fi
+    plain_solve() { "$TOMEK" solve "$all.in"; }
+    via_solve() { "$TOMEK" solve --problem "$desc" "$all.in"; }
+    times="$(median_pair plain_solve via_solve)"
+    plain_s="${times% *}"
+    via_s="${times#* }"
+    record "tomek solve, every board (median)" "$plain_s" "$plain_s"
+    record "tomek solve --problem FILE (median)" "$via_s" "$plain_s"
+    problem_verdict "solve --problem / solve" "$via_s" "$plain_s"
+    plain_s="$(best_time "$TOMEK" stats -q)"
+    via_s="$(best_time "$TOMEK" stats -q --problem tomek)"
+    record "tomek stats" "$plain_s" "$plain_s"
+    record "tomek stats --problem tomek" "$via_s" "$plain_s"
+    problem_verdict "stats --problem / stats" "$via_s" "$plain_s"
+}
+
+# problem_verdict NAME SECONDS BASELINE: a summary row with the ratio and pass or fail at 1.2×.
+problem_verdict() {
+    local ratio verdict line
+    ratio="$(awk -v a="$2" -v b="$3" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+    verdict="$(awk -v r="$ratio" 'BEGIN { print (r + 0 <= 1.2 ? "pass" : "FAIL") }')"
+    line="$(printf '%-44s %9s×  target ≤ 1.2×  %s' "$1" "$ratio" "$verdict")"
+    SUMMARY+=("$line")
+    echo "   $line"
+}
+
 main() {
     local sections=("$@")
     if [[ ${#sections[@]} -eq 0 ]]; then

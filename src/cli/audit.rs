@@ -128,7 +128,17 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = args.problem.family()? {
         return match &args.solver {
-            Some(cmd) => super::problem::audit_solver(&p, cmd, args.max_failures),
+            Some(cmd) => super::problem::audit_solver(
+                &p,
+                cmd,
+                Limits {
+                    memory: Some(args.memory_limit.map_or(DEFAULT_MEMORY_LIMIT, |m| m as u64)),
+                    cpu: Some(args.cpu_limit.unwrap_or(args.timeout)),
+                    file: Some(args.file_limit.map_or(DEFAULT_FILE_LIMIT, |f| f as u64)),
+                },
+                args.timeout,
+                args.max_failures,
+            ),
             None => super::problem::audit(&p, args.format),
         };
     }

@@ -5,6 +5,7 @@ use anyhow::Context;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 use tomek::output::{AtomicFile, Format, Table, grouped};
 use tomek::problem::facts::Values;
 use tomek::problem::mutants::{self, Catalogue, Mutant};
@@ -13,6 +14,7 @@ use tomek::problem::sample::{self, Profile};
 use tomek::problem::{BUILTIN, Cases, Problem, judge, layout};
 use tomek::tictactoe::check::Verdict;
 use tomek::tictactoe::codejam::Strictness;
+use tomek::tictactoe::solver::process::{self, Ending, Limits, Run};
 
 /// `--problem`: which problem of the family a command works on.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -616,9 +618,15 @@ pub fn audit(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
 }
 
 /// `tomek audit --problem --solver`: runs a solver program on every position of the input
-/// space, in files of the problem's layout (one case per run for one-case problems), and
-/// judges each output as the judge would.
-pub fn audit_solver(p: &Problem, command: &str, max_failures: u64) -> anyhow::Result<ExitCode> {
+/// space, in files of the problem's layout (one case per run for one-case problems), under the
+/// judge's limits, and judges each output as the judge would.
+pub fn audit_solver(
+    p: &Problem,
+    command: &str,
+    limits: Limits,
+    timeout: Duration,
+    max_failures: u64,
+) -> anyhow::Result<ExitCode> {
     use rayon::prelude::*;
     let positions = p.positions();
     let chunk = if p.layout.cases == Cases::Single {
@@ -628,45 +636,66 @@ pub fn audit_solver(p: &Problem, command: &str, max_failures: u64) -> anyhow::Re
     };
     let dir = tempdir()?;
     let chunks: Vec<&[tomek::tictactoe::board::Board]> = positions.chunks(chunk).collect();
+    // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
+    tomek::interrupt::poll();
+    let stop = tomek::interrupt::requested;
     let failures: Vec<(usize, String)> = chunks
         .par_iter()
         .enumerate()
         .filter_map(|(i, boards)| {
             let input = layout::input_text(p, boards);
-            let path = dir.join(format!("run{i}.in"));
-            if let Err(e) = std::fs::write(&path, &input) {
-                return Some((i, format!("cannot write {}: {e}", path.display())));
+            let in_path = dir.join(format!("run{i}.in"));
+            let out_path = dir.join(format!("run{i}.out"));
+            if let Err(e) = std::fs::write(&in_path, &input) {
+                return Some((i, format!("cannot write {}: {e}", in_path.display())));
             }
-            let out = std::process::Command::new("sh")
-                .arg("-c")
-                .arg(command)
-                .stdin(std::fs::File::open(&path).ok()?)
-                .stderr(std::process::Stdio::null())
-                .output();
-            let _ = std::fs::remove_file(&path);
-            let out = match out {
-                Ok(o) => o,
-                Err(e) => return Some((i, format!("cannot run the solver: {e}"))),
+            let mut output = Vec::new();
+            let mut buf = Vec::new();
+            let run = Run {
+                command,
+                stdin: Some(&in_path),
+                stdout: &out_path,
+                limit: 64 << 20,
+                deadline: Instant::now() + timeout,
+                limits,
             };
-            if !out.status.success() {
-                return Some((i, format!("the solver exited with {}", out.status)));
+            let finished = process::run(
+                &run,
+                &stop,
+                &mut |bytes| {
+                    output.extend_from_slice(bytes);
+                    true
+                },
+                &mut buf,
+            );
+            let _ = std::fs::remove_file(&in_path);
+            let _ = std::fs::remove_file(&out_path);
+            match finished.ending {
+                Ending::Exited(0) => {}
+                Ending::Exited(code) => {
+                    return Some((i, format!("the solver exited with code {code}")));
+                }
+                Ending::TimedOut => {
+                    return Some((
+                        i,
+                        format!("over the time limit ({} s)", timeout.as_secs_f64()),
+                    ));
+                }
+                other => return Some((i, format!("the run ended: {other:?}"))),
             }
-            match judge::check(p, ("input", &input), None, ("output", &out.stdout)) {
+            match judge::check(p, ("input", &input), None, ("output", &output)) {
                 Verdict::Accepted(_) => None,
                 v => {
-                    let case_board = |msg: &str| -> String {
-                        // Name the board of the case the verdict names.
-                        let n: Option<usize> = msg
-                            .strip_prefix("case ")
-                            .and_then(|r| r.split(':').next())
-                            .and_then(|d| d.parse().ok());
-                        match n.and_then(|n| boards.get(n - 1)) {
-                            Some(&b) => format!(" [board {}]", p.grid_text(b)),
-                            None => String::new(),
-                        }
-                    };
                     let msg = v.to_string();
-                    let board = case_board(msg.split_once(": ").map_or(&msg, |(_, r)| r));
+                    // Name the board of the case the verdict names.
+                    let n: Option<usize> = msg
+                        .split_once("case ")
+                        .and_then(|(_, r)| r.split(':').next())
+                        .and_then(|d| d.parse().ok());
+                    let board = match n.and_then(|n| boards.get(n - 1)) {
+                        Some(&b) => format!(" [board {}]", p.grid_text(b)),
+                        None => String::new(),
+                    };
                     Some((i, format!("{msg}{board}")))
                 }
             }

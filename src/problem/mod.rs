@@ -157,10 +157,10 @@ pub const BUILTIN: [(&str, &str); 6] = [
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The description is wrong.
-    #[error("{0}")]
+    #[error(transparent)]
     Description(#[from] DescriptionError),
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Io {
         /// The path given.
         path: String,
