@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 use tomek::output::{AtomicFile, Format, Table, grouped};
 use tomek::problem::facts::Values;
 use tomek::problem::mutants::{self, Catalogue, Mutant};
-use tomek::problem::rules::describe_facts;
 use tomek::problem::sample::{self, Profile};
 use tomek::problem::{BUILTIN, Cases, Problem, judge, layout};
 use tomek::tictactoe::check::Verdict;
@@ -523,88 +522,24 @@ pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
 /// `tomek explain --problem`: the facts and the answer of one board, given in the problem's
 /// symbols (rows joined by `/`, or all squares in reading order).
 pub fn explain(p: &Problem, board: &str, format: Format) -> anyhow::Result<ExitCode> {
-    let squares: String = board.chars().filter(|&c| c != '/').collect();
-    let text = match p.layout.board {
-        tomek::problem::BoardLayout::Line => format!("{squares}\n"),
-        tomek::problem::BoardLayout::Rows => {
-            let cols = p.geometry.cols as usize;
-            let mut s = String::new();
-            for (i, c) in squares.chars().enumerate() {
-                s.push(c);
-                if (i + 1).is_multiple_of(cols) {
-                    s.push('\n');
-                }
-            }
-            if !squares.chars().count().is_multiple_of(cols) {
-                s.push('\n');
-            }
-            s
-        }
-    };
-    // Read as a one-case input of an every-grid variant, so that any grid can be explained.
-    let mut any = p.clone();
-    any.space = tomek::problem::InputSpace::EveryGrid;
-    any.layout.cases = Cases::Single;
-    let b = match layout::read(&any, "BOARD", text.as_bytes(), Strictness::Lenient) {
-        Ok(i) => i.boards[0],
-        Err(e) => anyhow::bail!("{}", e.message),
-    };
-    let mut values = Values::new();
-    let f = p.facts(b, &mut values);
-    let answer = p
-        .verdict_of(&f)
-        .filter(|_| p.in_space(b))
-        .map(|v| p.verdicts[v].answer.clone());
-    let reason = tomek::tictactoe::reach::check(&p.geometry, b)
-        .err()
-        .map(|e| e.to_string());
-    let mut catalogue = Catalogue::new(p);
-    let wrong: Vec<(&str, String)> = match &answer {
-        Some(a) => Mutant::ALL
-            .iter()
-            .filter_map(|&m| {
-                let got = catalogue.answer(m, b);
-                (got.as_deref() != Some(a.as_str()))
-                    .then(|| (m.id(), got.unwrap_or_else(|| "(no answer)".into())))
-            })
-            .collect(),
-        None => Vec::new(),
-    };
+    let e = judge::explain(p, board).map_err(|e| anyhow::anyhow!("{e}"))?;
     match format {
-        Format::Json | Format::Csv => outln!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "problem": p.name,
-                "board": p.grid_text(b),
-                "facts": describe_facts(&f),
-                "in_input_space": p.in_space(b),
-                "unreachable_because": reason,
-                "answer": answer,
-                "wrong_solutions_failing": wrong.iter().map(|(m, a)| serde_json::json!({"mutant": m, "answers": a})).collect::<Vec<_>>(),
-            }))?
-        ),
+        Format::Json | Format::Csv => outln!("{}", serde_json::to_string_pretty(&e)?),
         Format::Table => {
             outln!("{} ({})", p.name, p.title);
-            let mut rows = Vec::new();
-            for r in 0..p.geometry.rows {
-                let row: String = (0..p.geometry.cols)
-                    .map(|c| p.symbol(b, r * p.geometry.cols + c) as char)
-                    .collect();
-                rows.push(row);
+            for row in e.board.split('/') {
+                outln!("  {row}");
             }
-            for r in rows {
-                outln!("  {r}");
-            }
-            outln!("facts: {}", describe_facts(&f));
-            if let Some(r) = reason {
+            outln!("facts: {}", e.facts);
+            if let Some(r) = &e.unreachable_because {
                 outln!("unreachable: {r}");
             }
-            match &answer {
+            match &e.answer {
                 Some(a) => outln!("answer: {a}"),
                 None => outln!("answer: none (not in the input space: the validator rejects it)"),
             }
-            for (m, a) in wrong {
-                outln!("  caught: {m} answers {a}");
+            for w in &e.wrong_solutions_failing {
+                outln!("  caught: {} answers {}", w.mutant, w.answers);
             }
         }
     }

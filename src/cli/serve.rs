@@ -28,14 +28,25 @@ pub struct Args {
     #[arg(long, value_name = "N", hide = true, default_value_t = tomek::web::MAX_SEARCH_EMPTY,
           value_parser = clap::value_parser!(u32).range(0..=i64::from(tomek::web::MAX_SEARCH_EMPTY)))]
     pub search_empty: u32,
+    /// A problem description (TOML) the problem page answers too, beside the built-in ones
+    /// (a built-in of the same name gives way to it).
+    #[arg(long, value_name = "NAME|FILE")]
+    pub problem: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A solution that cannot be read stops the server before it listens, rather than failing
     // every request of its board.
+    let mut problems = tomek::web::Options::default().problems;
+    if let Some(name) = &args.problem {
+        let p = tomek::problem::Problem::load(name)?;
+        problems.retain(|b| b.name != p.name);
+        problems.insert(0, p);
+    }
     let options = tomek::web::Options {
         solution: open_solution(args.solution.as_deref())?,
         search_empty: args.search_empty,
+        problems,
     };
     // Ctrl-C and `kill` only ask for a stop: the server finishes the requests in flight.
     tomek::interrupt::poll();

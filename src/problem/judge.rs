@@ -185,3 +185,93 @@ pub fn check(
     }
     Verdict::Accepted(parsed.boards.len() as u64)
 }
+
+/// Everything about one grid of a problem: its facts, whether it is valid input, its answer,
+/// and the wrong solutions of the catalogue that answer it otherwise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Explanation {
+    /// The problem's name.
+    pub problem: String,
+    /// The grid, rows joined by `/`.
+    pub board: String,
+    /// The facts, in the description's words.
+    pub facts: String,
+    /// Whether the grid is valid input of the problem.
+    pub in_input_space: bool,
+    /// Why play never reaches the grid, if it does not.
+    pub unreachable_because: Option<String>,
+    /// The answer, for valid input.
+    pub answer: Option<String>,
+    /// The wrong solutions that answer otherwise, with what each answers.
+    pub wrong_solutions_failing: Vec<WrongAnswer>,
+}
+
+/// What one wrong solution answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct WrongAnswer {
+    /// The wrong solution's name.
+    pub mutant: &'static str,
+    /// Its answer (`(no answer)` where no rule matches what it computes).
+    pub answers: String,
+}
+
+/// Explains a grid given in the problem's symbols: the rows joined by `/`, or every square in
+/// reading order. Any grid over the symbols is explained, valid input or not.
+pub fn explain(p: &Problem, board: &str) -> Result<Explanation, String> {
+    use super::mutants::{Catalogue, Mutant};
+    use super::{BoardLayout, Cases, InputSpace};
+    let squares: Vec<char> = board.chars().filter(|&c| c != '/').collect();
+    let cells = p.geometry.cells() as usize;
+    if squares.len() != cells {
+        return Err(format!(
+            "a {}×{} board has {cells} squares, not {}",
+            p.geometry.rows,
+            p.geometry.cols,
+            squares.len()
+        ));
+    }
+    let text: String = squares.iter().collect::<String>() + "\n";
+    // Read as a one-case input of an every-grid variant on one line, so that any grid can be
+    // explained and its symbols are checked as the problem's reader checks them.
+    let mut any = p.clone();
+    any.space = InputSpace::EveryGrid;
+    any.layout.cases = Cases::Single;
+    any.layout.board = BoardLayout::Line;
+    let b = layout::read(&any, "BOARD", text.as_bytes(), Strictness::Lenient)
+        .map_err(|e| e.message)?
+        .boards[0];
+    let mut values = Values::new();
+    let f = p.facts(b, &mut values);
+    let in_space = p.in_space(b);
+    let answer = p
+        .verdict_of(&f)
+        .filter(|_| in_space)
+        .map(|v| p.verdicts[v].answer.clone());
+    let mut catalogue = Catalogue::new(p);
+    let wrong = match &answer {
+        Some(a) => Mutant::ALL
+            .iter()
+            .filter_map(|&m| {
+                let got = catalogue.answer(m, b);
+                (got.as_deref() != Some(a.as_str())).then(|| WrongAnswer {
+                    mutant: m.id(),
+                    answers: got.unwrap_or_else(|| "(no answer)".into()),
+                })
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    Ok(Explanation {
+        problem: p.name.clone(),
+        board: p.grid_text(b),
+        facts: super::rules::describe_facts(&f),
+        in_input_space: in_space,
+        unreachable_because: crate::tictactoe::reach::check(&p.geometry, b)
+            .err()
+            .map(|e| e.to_string()),
+        answer,
+        wrong_solutions_failing: wrong,
+    })
+}

@@ -201,6 +201,70 @@ pub(crate) async fn tomek_explain(q: Params) -> Result<Response, ApiError> {
     Ok(ok(pretty(&e)?))
 }
 
+/// One problem of the family, as `GET /api/problems` lists it.
+#[derive(serde::Serialize)]
+struct ProblemEntry<'a> {
+    name: &'a str,
+    title: &'a str,
+    source: &'a str,
+    rows: u32,
+    cols: u32,
+    symbols: String,
+    answers: Vec<&'a str>,
+}
+
+/// `GET /api/problems`: the problems of the family the server answers, in order.
+pub(crate) async fn problems(
+    State(shared): State<Arc<Shared>>,
+    q: Params,
+) -> Result<Response, ApiError> {
+    Args::new(q, &[])?;
+    let list: Vec<ProblemEntry> = shared
+        .problems
+        .iter()
+        .map(|p| {
+            let s = p.symbols;
+            let mut symbols: String = [s.first, s.second, s.empty]
+                .iter()
+                .map(|&c| c as char)
+                .collect();
+            symbols.extend(s.joker.map(|c| c as char));
+            ProblemEntry {
+                name: &p.name,
+                title: &p.title,
+                source: &p.source,
+                rows: p.geometry.rows,
+                cols: p.geometry.cols,
+                symbols,
+                answers: p.answers(),
+            }
+        })
+        .collect();
+    Ok(ok(pretty(&list)?))
+}
+
+/// `GET /api/problem/explain?problem=NAME&board=B`: exactly what `tomek explain --problem NAME
+/// --format json B` prints.
+pub(crate) async fn problem_explain(
+    State(shared): State<Arc<Shared>>,
+    q: Params,
+) -> Result<Response, ApiError> {
+    let args = Args::new(q, &["problem", "board"])?;
+    let name = args.required("problem")?;
+    let text = args.required("board")?.to_string();
+    if text.len() > 64 {
+        return Err(bad("`board` is longer than 64 characters"));
+    }
+    let Some(p) = shared.problems.iter().find(|p| p.name == name) else {
+        return Err(bad("no such problem: see /api/problems"));
+    };
+    let p = p.clone();
+    let e = blocking(move || crate::problem::judge::explain(&p, &text))
+        .await?
+        .map_err(bad)?;
+    Ok(ok(pretty(&e)?))
+}
+
 fn compute_stats() -> String {
     let g = Geometry::tomek();
     let sections = Sections {

@@ -65,6 +65,9 @@ pub struct Options {
     /// solution answers. [`MAX_SEARCH_EMPTY`] keeps searches within [`SEARCH_TIMEOUT`]; less
     /// lets a small board show the answers a large one gets from its solution.
     pub search_empty: u32,
+    /// The problems of the family the problem page answers: the built-in ones, and any
+    /// description given to `tomek serve --problem`.
+    pub problems: Vec<crate::problem::Problem>,
 }
 
 impl Default for Options {
@@ -72,6 +75,10 @@ impl Default for Options {
         Options {
             solution: None,
             search_empty: MAX_SEARCH_EMPTY,
+            problems: crate::problem::BUILTIN
+                .iter()
+                .filter_map(|(n, _)| crate::problem::Problem::builtin(n))
+                .collect(),
         }
     }
 }
@@ -121,6 +128,7 @@ pub(crate) struct Shared {
     search: Arc<Semaphore>,
     solution: Option<Solution>,
     search_empty: u32,
+    problems: Vec<crate::problem::Problem>,
 }
 
 impl Shared {
@@ -133,6 +141,7 @@ impl Shared {
             )),
             solution: options.solution,
             search_empty: options.search_empty,
+            problems: options.problems,
         }
     }
 }
@@ -144,6 +153,7 @@ pub fn router(options: Options) -> Router {
         .route("/", get(index))
         .route("/tomek", get(tomek_page))
         .route("/fourow", get(fourow_page))
+        .route("/problem", get(problem_page))
         .route("/app.js", get(app_js))
         .route("/style.css", get(style_css))
         .route("/api/tomek/explain", get(api::tomek_explain))
@@ -151,6 +161,8 @@ pub fn router(options: Options) -> Router {
         .route("/api/fourow/judge", get(api::fourow_judge))
         .route("/api/fourow/counts", get(api::fourow_counts))
         .route("/api/fourow/explain", get(api::fourow_explain))
+        .route("/api/problems", get(api::problems))
+        .route("/api/problem/explain", get(api::problem_explain))
         .fallback(api::not_found)
         .with_state(shared)
         .layer(axum::middleware::from_fn(api::bounds))
@@ -333,6 +345,10 @@ async fn tomek_page() -> Response {
 
 async fn fourow_page() -> Response {
     asset(HTML, include_str!("assets/fourow.html"))
+}
+
+async fn problem_page() -> Response {
+    asset(HTML, include_str!("assets/problem.html"))
 }
 
 async fn app_js() -> Response {

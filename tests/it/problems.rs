@@ -601,3 +601,76 @@ fn tomeks_description_agrees_with_the_code_jam_path_on_every_reachable_board() {
         .sum();
     assert_eq!(checked, space.len());
 }
+
+#[test]
+fn the_problem_page_answers_as_the_command_does() {
+    use crate::web::Server;
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        stdout_of(&["problem", "show", "cf3c"]).replace("name = \"cf3c\"", "name = \"mine\"");
+    let mine = dir.path().join("mine.toml");
+    std::fs::write(&mine, text).unwrap();
+    let server = Server::start_with(&["--problem", mine.to_str().unwrap()], None);
+    let list = server.json("/api/problems");
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "mine",
+            "tomek",
+            "cf3c",
+            "toe1",
+            "toe2",
+            "ccc-hk-2008-j4",
+            "perfect-play"
+        ]
+    );
+    for (problem, board) in [
+        ("mine", "X0X/.0./.X."),
+        ("cf3c", "XXX/000/..."),
+        ("toe1", "XXX/OO./..."),
+        ("perfect-play", "X../.O./..X"),
+        ("perfect-play", "XXX/XXX/XXX"),
+    ] {
+        let (status, kind, body) = server.get(&format!(
+            "/api/problem/explain?problem={problem}&board={}",
+            board.replace('/', "%2F")
+        ));
+        if problem == "perfect-play" && board.starts_with("XXX") {
+            // Not a grid of the input space: still explained, with no answer.
+            assert_eq!(status, 200);
+            assert!(body.contains("\"answer\": null"), "{body}");
+        }
+        assert_eq!(
+            (status, kind.as_str()),
+            (200, "application/json"),
+            "{board}"
+        );
+        let problem_arg = if problem == "mine" {
+            mine.to_str().unwrap()
+        } else {
+            problem
+        };
+        assert_eq!(
+            body,
+            stdout_of(&[
+                "explain",
+                "--problem",
+                problem_arg,
+                "--format",
+                "json",
+                board
+            ]),
+            "{problem} {board}"
+        );
+    }
+    let (status, _, body) = server.get("/api/problem/explain?problem=cf3c&board=XX");
+    assert_eq!(status, 400, "{body}");
+    let (status, kind, _) = server.get("/problem");
+    assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
+}

@@ -534,5 +534,61 @@ function fourowPage() {
   counts();
 }
 
+// The problem page: pick a problem of the family, type a grid in its symbols, and read the
+// answer the problem gives it, its facts, and the wrong solutions that answer otherwise.
+async function problemPage() {
+  let problems = [];
+  try {
+    problems = await getJson("/api/problems");
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  const select = $("problem");
+  for (const p of problems) {
+    const o = document.createElement("option");
+    o.value = p.name;
+    o.textContent = p.name + ": " + p.title;
+    select.appendChild(o);
+  }
+  function current() { return problems.find((p) => p.name === select.value); }
+  function describe() {
+    const p = current();
+    $("about").textContent = p.source + "; " + p.rows + "×" + p.cols + ", symbols " +
+      p.symbols.split("").join(" ") + "; answers: " + p.answers.join(", ");
+    const empty = p.symbols[2];
+    const rows = [];
+    for (let r = 0; r < p.rows; r++) rows.push(empty.repeat(p.cols));
+    $("grid").value = rows.join("/");
+  }
+  async function render() {
+    showError("");
+    $("caught").textContent = "";
+    try {
+      const q = "/api/problem/explain?problem=" + encodeURIComponent(select.value) +
+        "&board=" + encodeURIComponent($("grid").value);
+      const e = await getJson(q);
+      $("answer").textContent = e.answer === null ? "none: not valid input of this problem" : e.answer;
+      $("facts").textContent = e.facts;
+      $("why").textContent = e.unreachable_because ? "Unreachable: " + e.unreachable_because : "";
+      for (const w of e.wrong_solutions_failing) {
+        const li = document.createElement("li");
+        li.textContent = w.mutant + " answers " + w.answers;
+        $("caught").appendChild(li);
+      }
+    } catch (err) {
+      $("answer").textContent = "";
+      $("facts").textContent = "";
+      $("why").textContent = "";
+      showError(err.message);
+    }
+  }
+  select.addEventListener("change", () => { describe(); render(); });
+  $("grid").addEventListener("input", render);
+  describe();
+  render();
+}
+
 if (document.body.dataset.page === "tomek") tomekPage();
+if (document.body.dataset.page === "problem") problemPage();
 if (document.body.dataset.page === "fourow") fourowPage();
