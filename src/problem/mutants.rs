@@ -12,7 +12,7 @@ use super::facts::{Facts, Line, Next, Values, Winner};
 use crate::tictactoe::board::Board;
 use crate::tictactoe::reach::Checks;
 use crate::tictactoe::rules::Geometry;
-use crate::tictactoe::sample::cover;
+use crate::tictactoe::sample::smallest_cover;
 
 /// One class of bug.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -312,20 +312,9 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
     // Among equal signatures the first kept is the first in input-space order; prefer fewer
     // stones among the candidates, so the set is made of the simplest positions.
     first.sort_by_key(|&(_, b)| (b.ply(), b));
-    let target = first.iter().fold(0, |m, &(s, _)| m | s);
-    let undominated: Vec<(u64, Board)> = first
-        .iter()
-        .filter(|&&(m, _)| !first.iter().any(|&(n, _)| m & n == m && m != n))
-        .copied()
-        .collect();
-    let sets: Vec<u64> = undominated.iter().map(|&(m, _)| m).collect();
-    let mut chosen = Vec::new();
-    for size in 0..=sets.len() {
-        if cover(&sets, target, size, &mut chosen) {
-            break;
-        }
-    }
-    let mut boards: Vec<Board> = chosen.iter().map(|&i| undominated[i].1).collect();
+    let sigs: Vec<u64> = first.iter().map(|&(s, _)| s).collect();
+    let target = sigs.iter().fold(0, |m, &s| m | s);
+    let mut boards: Vec<Board> = smallest_cover(&sigs).iter().map(|&i| first[i].1).collect();
     boards.sort_by_key(|&b| (b.ply(), b));
     KillerSet {
         boards,

@@ -442,28 +442,12 @@ pub fn killer_boards(space: &Space, setups: &[u16]) -> KillerSet {
     }
     let signatures = masks.len();
     let target = masks.iter().fold(0, |m, &(sig, _)| m | sig);
-    let undominated: Vec<(u64, Board)> = masks
-        .iter()
-        .enumerate()
-        .filter(|&(i, &(m, _))| {
-            !masks
-                .iter()
-                .enumerate()
-                .any(|(j, &(n, _))| j != i && m & n == m && m != n)
-        })
-        .map(|(_, &x)| x)
-        .collect();
-    let sets: Vec<u64> = undominated.iter().map(|&(m, _)| m).collect();
-    let mut chosen = Vec::new();
-    for size in 0..=sets.len() {
-        if cover(&sets, target, size, &mut chosen) {
-            break;
-        }
-    }
+    let sigs: Vec<u64> = masks.iter().map(|&(m, _)| m).collect();
+    let chosen = smallest_cover(&sigs);
     let mut boards: Vec<(Board, Status)> = chosen
         .iter()
         .map(|&i| {
-            let (sig, b) = undominated[i];
+            let (sig, b) = masks[i];
             let s = Status::ALL[(sig >> STATUS_SHIFT).trailing_zeros() as usize];
             (b, s)
         })
@@ -473,14 +457,42 @@ pub fn killer_boards(space: &Space, setups: &[u16]) -> KillerSet {
         boards,
         boards_read,
         signatures,
-        undominated: undominated.len(),
+        undominated: undominated(&sigs).len(),
         killable: target as u32,
     }
 }
 
+/// The indices of the sets that no other one strictly contains, in order: the only
+/// candidates a smallest cover needs, since swapping a set for a larger one never makes a
+/// cover worse.
+pub(crate) fn undominated(sets: &[u64]) -> Vec<usize> {
+    (0..sets.len())
+        .filter(|&i| {
+            let m = sets[i];
+            !sets.iter().any(|&n| m & n == m && m != n)
+        })
+        .collect()
+}
+
+/// A smallest choice of `sets` whose union is the union of all of them, as indices into
+/// `sets`: covers of one set, then two, and so on, over the undominated sets; the first size
+/// that succeeds is the minimum.
+pub(crate) fn smallest_cover(sets: &[u64]) -> Vec<usize> {
+    let target = sets.iter().fold(0, |m, &s| m | s);
+    let candidates = undominated(sets);
+    let masks: Vec<u64> = candidates.iter().map(|&i| sets[i]).collect();
+    let mut chosen = Vec::new();
+    for size in 0..=masks.len() {
+        if cover(&masks, target, size, &mut chosen) {
+            break;
+        }
+    }
+    chosen.iter().map(|&k| candidates[k]).collect()
+}
+
 /// Whether `left` can be covered with at most `room` more of `sets`; the chosen ones are
 /// appended to `chosen`.
-pub(crate) fn cover(sets: &[u64], left: u64, room: usize, chosen: &mut Vec<usize>) -> bool {
+fn cover(sets: &[u64], left: u64, room: usize, chosen: &mut Vec<usize>) -> bool {
     if left == 0 {
         return true;
     }
