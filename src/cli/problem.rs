@@ -140,7 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 std::fs::read_to_string(&file).with_context(|| format!("cannot read {file}"))?;
             // A file is checked in full even when it equals a built-in.
             let p = tomek::problem::description::parse(&file, &text)?;
-            let p = Problem::from_text(&file, &text).map(|_| p)?;
+            p.check_rules()?;
             outln!(
                 "{file}: {} ({}): {} verdicts over {} positions",
                 p.name,
@@ -312,8 +312,10 @@ pub fn generate(
     let n = cases
         .or(bound.map(|d| d.max))
         .unwrap_or(if single { 1 } else { 10.min(max) });
-    if n == 0 {
-        anyhow::bail!("--cases must be at least 1");
+    // The family's files are made whole in memory: ten million cases is far past any judge's.
+    const MAX_CASES: u64 = 10_000_000;
+    if !(1..=MAX_CASES).contains(&n) {
+        anyhow::bail!("--cases: give a whole number from 1 to {MAX_CASES}");
     }
     let boards = sample::draw(p, profile, n, seed);
     if single {

@@ -321,7 +321,7 @@ impl Problem {
 
     /// Checks that every rule matches some position of the input space and that every
     /// position matches some rule, by the facts of every position.
-    fn check_rules(&self) -> Result<(), DescriptionError> {
+    pub fn check_rules(&self) -> Result<(), DescriptionError> {
         let loc = Locator::new(&self.origin, &self.text);
         let mut values = Values::new();
         let mut used = vec![false; self.verdicts.len()];

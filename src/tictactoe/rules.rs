@@ -37,7 +37,7 @@ pub struct Geometry {
 /// Why a geometry cannot be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum GeometryError {
-    #[error("a board needs 1 to 16 squares, {rows}×{cols} has {}", rows * cols)]
+    #[error("a board needs 1 to 16 squares, {rows}×{cols} has {}", u64::from(*rows) * u64::from(*cols))]
     /// Too many or too few squares.
     Size {
         /// Rows asked for.
@@ -75,10 +75,11 @@ impl Geometry {
         joker: bool,
         directions: &[(i32, i32)],
     ) -> Result<Geometry, GeometryError> {
-        let cells = rows * cols;
-        if rows == 0 || cols == 0 || cells > 16 {
+        // In 64 bits, so that no size given in a description wraps round to a small board.
+        if rows == 0 || cols == 0 || u64::from(rows) * u64::from(cols) > 16 {
             return Err(GeometryError::Size { rows, cols });
         }
+        let cells = rows * cols;
         if line == 0 || line > rows.max(cols) {
             return Err(GeometryError::Line { rows, cols, line });
         }

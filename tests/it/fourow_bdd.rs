@@ -64,6 +64,10 @@ fn symbolic_reaches_the_published_totals() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn symbolic_equals_the_explicit_methods_on_7_by_6() {
     // The tree method is the explicit one that reaches ply 14 in seconds and little memory
     // (ply 16 takes it a minute: the diagrams' own totals are held to the published table

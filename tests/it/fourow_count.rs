@@ -44,6 +44,10 @@ fn every_method_reproduces_a212693_to_ply_12() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn symmetric_methods_agree_to_ply_13() {
     let memo = run(13, Method::Memo, true);
     let tree = run(13, Method::Tree, true);

@@ -272,6 +272,10 @@ fn search_agrees_on(cols: u32, rows: u32, n: usize) {
 
 /// A few seconds on two cores.
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn the_search_agrees_with_the_strong_solution_on_random_positions_of_6x4() {
     search_agrees_on(6, 4, 40);
 }

@@ -547,6 +547,10 @@ fn fourow_validator_agrees_with_tomek_fourow_validate() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn tomek_references_and_an_independent_solution_pass_and_a_wrong_one_fails() {
     let p = tomek_package();
     let cpp = compile_cpp("tomek_solution", package::tictactoe::SOLUTION_CPP);

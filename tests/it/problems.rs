@@ -475,7 +475,7 @@ fn a_wrong_description_exits_2_with_its_line_and_column() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
 
     /// Descriptions with bytes changed, lines dropped or repeated never panic: they are read
     /// or refused with a position.
@@ -673,4 +673,44 @@ fn the_problem_page_answers_as_the_command_does() {
     assert_eq!(status, 400, "{body}");
     let (status, kind, _) = server.get("/problem");
     assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
+}
+
+#[test]
+fn sizes_that_would_wrap_round_are_refused() {
+    let toe1 = BUILTIN.iter().find(|(n, _)| *n == "toe1").unwrap().1;
+    let text = toe1
+        .replace("rows = 3", "rows = 65536")
+        .replace("cols = 3", "cols = 65536");
+    let err = Problem::from_text("big.toml", &text).unwrap_err();
+    assert!(err.message.contains("1 to 16 squares"), "{}", err.message);
+    let text = toe1.replace("line = 3", "line = 4294967295");
+    assert!(Problem::from_text("long.toml", &text).is_err());
+}
+
+/// The built-in descriptions are not searched when loaded: their rules are checked here,
+/// against every position of their input spaces.
+#[test]
+fn every_built_in_description_covers_its_input_space() {
+    for (name, text) in BUILTIN.iter().filter(|(n, _)| *n != "tomek") {
+        let p = tomek::problem::description::parse(name, text).unwrap();
+        p.check_rules().unwrap_or_else(|e| panic!("{e}"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("toe2.toml");
+    std::fs::write(&f, stdout_of(&["problem", "show", "toe2"])).unwrap();
+    let out = stdout_of(&["problem", "check", f.to_str().unwrap()]);
+    assert!(out.contains("2 verdicts over 19,683 positions"), "{out}");
+}
+
+/// Tomek's description against its 61 million reachable boards, read from every grid of the
+/// 17 setups.
+#[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
+fn tomeks_description_covers_its_input_space() {
+    let (name, text) = BUILTIN[0];
+    let p = tomek::problem::description::parse(name, text).unwrap();
+    p.check_rules().unwrap_or_else(|e| panic!("{e}"));
 }
