@@ -919,8 +919,9 @@ pub fn problem(p: &Problem, seed: u64) -> Result<super::format::Problem, Package
     }
     let name = p.title.clone();
     let header = format!(
-        "# Written by tomek from the description of `{}` ({}). The problem comes from {}; its\n\
-         # rights stay with their owner: set license and rights_owner once you may use it.\n",
+        "# Written by tomek from the description of `{}` ({}).\n\
+         # The problem comes from {}: its rights stay with their owner;\n\
+         # set license and rights_owner once you may use it.\n",
         p.name,
         p.origin,
         p.source.replace('\n', " ")
