@@ -77,6 +77,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                  and Four in a row's only"
             );
         }
+        // The family's files take their sizes from the datasets' bounds.
+        if args.large_cases != package::tictactoe::DEFAULT_LARGE_CASES {
+            anyhow::bail!(
+                "--large-cases sizes Code Jam's package; with --problem the files follow the \
+                 datasets' bounds"
+            );
+        }
         check_target(&args.target)?;
         let problem = package::family::problem(&p, args.seed)?;
         return write(&problem, &args.target);

@@ -353,10 +353,11 @@ fn package_family_cli_writes_every_format_but_polygon() {
     for (path, bytes) in &pkg.files {
         assert_eq!(&std::fs::read(legacy.join(path)).unwrap(), bytes, "{path}");
     }
-    // Polygon is not there yet, a wrong name is an error: exit 2 with a message.
+    // Polygon is not there yet, a wrong name and Code Jam's --large-cases are errors: exit 2.
     for args in [
         ["--problem", "toe1", "--format", "polygon"],
         ["--problem", "nosuch", "--format", "legacy"],
+        ["--problem", "toe1", "--large-cases", "7"],
     ] {
         tomek()
             .arg("package")
