@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds both problem packages in every format and has outside tools verify them, as judges
-# would: the legacy packages with Kattis problemtools (below), the 2025-09 ones with BAPCtools
+# would (and the packages of three problems of the family, FAMILY below, in the legacy, 2025-09
+# and DOMjudge formats): the legacy packages with Kattis problemtools (below), the 2025-09 ones with BAPCtools
 # (verify_2025_09), the Polygon ones converted by p2d and then problemtools (polygon), the
 # DOMjudge ZIPs against the import's layout (domjudge), and the validators over every reachable
 # Tomek board and every near miss (validators).
@@ -169,6 +170,28 @@ legacy() {
     verify tomek
     verify fourow
     echo "verify-packages: both legacy packages verified: 0 errors, every accepted AC, every wrong_answer WA"
+    family_legacy
+}
+
+# The family's packages (tomek package --problem), whose judge programs are generated from the
+# descriptions: one of one case per file (cf3c), one of many cases with empty lines between
+# them (toe1), one answered by perfect play (perfect-play).
+FAMILY=(cf3c toe1 perfect-play)
+
+# The short name of a family problem, its package directory's name.
+family_dir() {
+    echo "${1//[^a-z0-9]/}"
+}
+
+family_legacy() {
+    local name dir
+    rm -rf "$OUT/family"
+    for name in "${FAMILY[@]}"; do
+        dir="$OUT/family/$(family_dir "$name")"
+        "$TOMEK" package --problem "$name" -o "$dir"
+        verify "$(basename "$dir")" "$dir"
+    done
+    echo "verify-packages: the family's legacy packages (${FAMILY[*]}) verified: 0 errors, every accepted AC, every wrong_answer WA"
 }
 
 v2025_09() {
@@ -182,6 +205,12 @@ v2025_09() {
     # the grid's rows): BAPCtools' generic whitespace warnings are turned off for it.
     verify_2025_09 fourow --no-test-case-sanity-checks
     echo "verify-packages: both 2025-09 packages verified by BAPCtools: every validator and submission as expected"
+    local name
+    for name in "${FAMILY[@]}"; do
+        "$TOMEK" package --problem "$name" --format 2025-09 -o "$OUT/2025-09/$(family_dir "$name")"
+        verify_2025_09 "$(family_dir "$name")"
+    done
+    echo "verify-packages: the family's 2025-09 packages (${FAMILY[*]}) verified by BAPCtools"
 }
 
 # The DOMjudge ZIPs, checked against what DOMjudge's problem import reads
@@ -199,6 +228,13 @@ domjudge() {
     add_outside "$OUT/domjudge/legacy"
     python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/tomek.zip" "$OUT/domjudge/legacy/tomek"
     python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/fourow.zip" "$OUT/domjudge/legacy/fourow"
+    local name short
+    for name in "${FAMILY[@]}"; do
+        short="$(family_dir "$name")"
+        "$TOMEK" package --problem "$name" --format domjudge -o "$OUT/domjudge/$short" >/dev/null
+        "$TOMEK" package --problem "$name" -o "$OUT/domjudge/legacy/$short" >/dev/null
+        python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/$short.zip" "$OUT/domjudge/legacy/$short"
+    done
 }
 
 # The testlib.h inside p2d's wheel.

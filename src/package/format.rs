@@ -10,6 +10,7 @@
 //! - [`Format::Polygon`]: a Polygon full package (`problem.xml`, testlib programs).
 
 use super::{Package, WrongSolution, yaml_string};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// A package format.
@@ -222,27 +223,27 @@ impl Timing {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
     /// The short name (lower-case letters and digits), DOMjudge's and Polygon's id.
-    pub short_name: &'static str,
+    pub short_name: Cow<'static, str>,
     /// The full name.
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// Where the problem comes from.
-    pub source: &'static str,
+    pub source: Cow<'static, str>,
     /// The fixed uuid.
-    pub uuid: &'static str,
+    pub uuid: Cow<'static, str>,
     /// Comment lines (each starting `# `) put at the top of the metadata files.
-    pub header: &'static str,
+    pub header: Cow<'static, str>,
     /// The legacy `problem.yaml`, whole.
     pub legacy_yaml: String,
     /// The statement (LaTeX, `problem.en.tex`).
-    pub statement: &'static str,
+    pub statement: Cow<'static, str>,
     /// The memory limit in MiB, when not the judge's default.
     pub memory: Option<u32>,
     /// The arguments of the default output validator (`case_sensitive`, ...).
     pub output_args: &'static [&'static str],
     /// The input validator's file name and source.
-    pub validator: (&'static str, &'static str),
+    pub validator: (Cow<'static, str>, Cow<'static, str>),
     /// The answer validator's file name and source (2025-09 only).
-    pub answer_validator: (&'static str, &'static str),
+    pub answer_validator: (Cow<'static, str>, Cow<'static, str>),
     /// The test cases, samples first.
     pub cases: Vec<Case>,
     /// The inputs the validator must reject.
@@ -250,9 +251,9 @@ pub struct Problem {
     /// Outputs the checker must accept or reject.
     pub outputs: Vec<super::nearmiss::OutputCase>,
     /// Polygon's validator, written against testlib.
-    pub polygon_validator: &'static str,
+    pub polygon_validator: Cow<'static, str>,
     /// Polygon's checker, written against testlib.
-    pub polygon_checker: &'static str,
+    pub polygon_checker: Cow<'static, str>,
     /// The submissions, accepted first.
     pub submissions: Vec<Submission>,
     /// Programs written apart from the package's own (a right one and a wrong one), which
@@ -282,13 +283,16 @@ impl Problem {
         // fixed one from `.timelimit` (seconds), problemtools checks against it with
         // `--fixed_timelim`. It is the limit every other format states.
         p.add(".timelimit", format!("{}\n", self.timing.limit_seconds()));
-        p.add("problem_statement/problem.en.tex", self.statement);
+        p.add(
+            "problem_statement/problem.en.tex",
+            self.statement.as_bytes(),
+        );
         for c in &self.cases {
             p.add_case(c.group, &c.name, &c.input, &c.answer, &c.desc);
         }
         p.add(
             format!("input_validators/{}", self.validator.0),
-            self.validator.1,
+            self.validator.1.as_bytes(),
         );
         for s in &self.submissions {
             p.add(
@@ -302,7 +306,7 @@ impl Problem {
     fn v2025_09(&self) -> Package {
         let mut p = Package::default();
         p.add("problem.yaml", self.problem_yaml_2025_09());
-        p.add("statement/problem.en.tex", self.statement);
+        p.add("statement/problem.en.tex", self.statement.as_bytes());
         let args: Vec<&str> = self.output_args.to_vec();
         p.add(
             "data/test_group.yaml",
@@ -346,11 +350,11 @@ impl Problem {
         }
         p.add(
             format!("input_validators/{}", self.validator.0),
-            self.validator.1,
+            self.validator.1.as_bytes(),
         );
         p.add(
             format!("answer_validators/{}", self.answer_validator.0),
-            self.answer_validator.1,
+            self.answer_validator.1.as_bytes(),
         );
         for s in &self.submissions {
             p.add(
@@ -364,7 +368,7 @@ impl Problem {
 
     /// `problem.yaml` of version 2025-09.
     fn problem_yaml_2025_09(&self) -> String {
-        let mut y = String::from(self.header);
+        let mut y = String::from(&*self.header);
         let _ = write!(
             y,
             "problem_format_version: 2025-09\n\
@@ -380,9 +384,9 @@ impl Problem {
              \x20   ac_to_time_limit: {:.1}\n\
              \x20   time_limit_to_tle: {:.1}\n\
              \x20 time_limit: {}\n",
-            yaml_string(self.name),
+            yaml_string(&self.name),
             self.uuid,
-            yaml_string(self.source),
+            yaml_string(&self.source),
             self.timing.slowest_ac,
             self.timing.slowest_run,
             Timing::AC_TO_TIME_LIMIT * Timing::JUDGE_ALLOWANCE,

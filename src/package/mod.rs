@@ -12,8 +12,11 @@
 //!   always gives the same bytes.
 //!
 //! The two problems live in [`tictactoe`] and [`fourow`]; their judge programs are files under
-//! `src/package/assets/`, embedded in the binary, so a package needs nothing but `tomek`.
+//! `src/package/assets/`, embedded in the binary, so a package needs nothing but `tomek`. Any
+//! other problem of the family ([`crate::problem`]) gets its package from [`family`], its
+//! judge programs generated from its description.
 
+pub mod family;
 pub mod format;
 pub mod fourow;
 pub mod nearmiss;

@@ -142,13 +142,16 @@ pub fn render(problem: &Problem) -> Package {
     let mut p = Package::default();
     let time_ms = problem.timing.limit_seconds() * 1000;
     let memory = u64::from(problem.memory.unwrap_or(256)) << 20;
-    match sections(problem.statement) {
+    match sections(&problem.statement) {
         Some(s) => statement(&mut p, problem, &s, time_ms, memory),
         // A statement not in sections goes whole (the problems here are all in sections).
-        None => p.add("statements/english/problem.tex", problem.statement),
+        None => p.add(
+            "statements/english/problem.tex",
+            problem.statement.as_bytes(),
+        ),
     }
-    p.add("files/validate.cpp", problem.polygon_validator);
-    p.add("files/check.cpp", problem.polygon_checker);
+    p.add("files/validate.cpp", problem.polygon_validator.as_bytes());
+    p.add("files/check.cpp", problem.polygon_checker.as_bytes());
     for (i, c) in problem.cases.iter().enumerate() {
         p.add(format!("tests/{}", number(i + 1)), c.input.as_slice());
         p.add(format!("tests/{}.a", number(i + 1)), c.answer.as_slice());
@@ -302,9 +305,9 @@ pub fn render(problem: &Problem) -> Package {
     </assets>
 </problem>
 "#,
-        source = xml(problem.source),
+        source = xml(&problem.source),
         short = problem.short_name,
-        name = xml(problem.name),
+        name = xml(&problem.name),
         slowest = problem.timing.slowest_ac,
         slowest_run = problem.timing.slowest_run,
         factor = super::format::Timing::AC_TO_TIME_LIMIT * super::format::Timing::JUDGE_ALLOWANCE,

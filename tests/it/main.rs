@@ -22,6 +22,7 @@ mod games;
 mod generate;
 mod generate_cli;
 mod package;
+mod package_family;
 mod pipes;
 mod plots;
 mod problems;

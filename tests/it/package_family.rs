@@ -1,0 +1,371 @@
+//! The family's packages (`tomek package --problem`): their judge programs, generated from the
+//! descriptions, built with the machine's g++ and held to tomek's own judgement on every
+//! 3×3 built-in: the validator accepts every file of the package and every grid of the input
+//! space, and rejects the grids outside it and the near misses; the reference solution answers
+//! every data file as `tomek solve --problem` does; each wrong solution fails exactly the files
+//! the package says it fails.
+//!
+//! The validator judges every grid, thousands of inputs: a small driver (below) calls its
+//! `validate` on each in one process rather than starting a process each time.
+
+use crate::harness::tomek;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use tomek::package::Format;
+use tomek::package::family;
+use tomek::package::format::{Problem as Package, Verdict};
+use tomek::problem::{Cases, Problem, judge, layout};
+use tomek::tictactoe::codejam::Strictness;
+
+const BUILTINS: [&str; 5] = ["cf3c", "toe1", "toe2", "ccc-hk-2008-j4", "perfect-play"];
+
+const SEED: u64 = 2013;
+
+/// Runs the validator's `validate` (the validator compiled with `main` renamed) on each input
+/// of standard input (each as a decimal length, a newline and the bytes); prints the results,
+/// one per line. Its reasons go nowhere.
+const DRIVER: &str = r#"
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+void build_lines();
+int validate(const std::string& text);
+int main() {
+    std::string all;
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, stdin)) > 0) all.append(buf, got);
+    if (!freopen("/dev/null", "w", stderr)) return 1;
+    build_lines();
+    size_t at = 0;
+    while (at < all.size()) {
+        size_t nl = all.find('\n', at);
+        size_t len = std::strtoull(all.c_str() + at, nullptr, 10);
+        printf("%d\n", validate(all.substr(nl + 1, len)));
+        at = nl + 1 + len;
+    }
+    return 0;
+}
+"#;
+
+fn scratch(problem: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("package-family")
+        .join(problem);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Compiles C++ sources (and objects) into `out` with the warnings as errors.
+fn gxx(dir: &Path, out: &str, sources: &[(&str, &str)], flags: &[&str]) -> PathBuf {
+    let mut cmd = Command::new("g++");
+    cmd.args(["-O1", "-std=c++17", "-Wall", "-Werror"])
+        .args(flags);
+    for (name, source) in sources {
+        let path = dir.join(name);
+        std::fs::write(&path, source).unwrap();
+        cmd.arg(path);
+    }
+    let bin = dir.join(out);
+    cmd.arg("-o").arg(&bin);
+    let status = cmd.status().expect("g++ runs");
+    assert!(
+        status.success(),
+        "{out} does not compile in {}",
+        dir.display()
+    );
+    bin
+}
+
+/// The validator as a driver that judges many inputs.
+fn validator_driver(dir: &Path, source: &str) -> PathBuf {
+    gxx(
+        dir,
+        "validate.o",
+        &[("validate.cpp", source)],
+        &["-c", "-Dmain=validator_main"],
+    );
+    let mut cmd = Command::new("g++");
+    let driver = dir.join("driver.cpp");
+    std::fs::write(&driver, DRIVER).unwrap();
+    let bin = dir.join("validate-many");
+    let status = cmd
+        .args(["-O1", "-std=c++17"])
+        .arg(&driver)
+        .arg(dir.join("validate.o"))
+        .arg("-o")
+        .arg(&bin)
+        .status()
+        .expect("g++ runs");
+    assert!(status.success());
+    bin
+}
+
+/// Several whole programs as one: each in a namespace of its own, its `main` renamed, the
+/// includes put first once, and a `main` that runs the program whose index is its argument.
+/// One compilation instead of one per program, where the headers dominate.
+fn bundle(programs: &[&str]) -> String {
+    let mut includes = std::collections::BTreeSet::new();
+    let mut body = String::new();
+    for (i, source) in programs.iter().enumerate() {
+        let mut rest = String::new();
+        for line in source.lines() {
+            if line.starts_with("#include") {
+                includes.insert(line.to_string());
+            } else {
+                rest.push_str(line);
+                rest.push('\n');
+            }
+        }
+        assert_eq!(rest.matches("int main() {").count(), 1);
+        let rest = rest.replace("int main() {", "int run() {");
+        body.push_str(&format!("namespace program{i} {{\n{rest}}}\n"));
+    }
+    let mut out: String = includes.into_iter().map(|l| l + "\n").collect();
+    out.push_str(&body);
+    out.push_str("int main(int argc, char** argv) {\n    const int k = argc > 1 ? std::atoi(argv[1]) : -1;\n");
+    for i in 0..programs.len() {
+        out.push_str(&format!("    if (k == {i}) return program{i}::run();\n"));
+    }
+    out.push_str("    return 2;\n}\n");
+    out
+}
+
+/// Runs a program with `args` and `input` on standard input: its exit code and standard
+/// output.
+fn run_with(program: &Path, args: &[&str], input: &[u8]) -> (i32, Vec<u8>) {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("program starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    (out.status.code().unwrap_or(-1), out.stdout)
+}
+
+/// The validator's exit code on each input.
+fn validate_all(driver: &Path, inputs: &[Vec<u8>]) -> Vec<i32> {
+    let mut all = Vec::new();
+    for i in inputs {
+        all.extend_from_slice(format!("{}\n", i.len()).as_bytes());
+        all.extend_from_slice(i);
+    }
+    let (code, out) = run_with(driver, &[], &all);
+    assert_eq!(code, 0);
+    let codes: Vec<i32> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(codes.len(), inputs.len());
+    codes
+}
+
+fn words(b: &[u8]) -> Vec<&[u8]> {
+    b.split(|c| c.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Everything the test asks of one built-in's package.
+fn check_problem(name: &str) {
+    let p = Problem::builtin(name).unwrap();
+    let pkg: Package = family::problem(&p, SEED).unwrap();
+    let dir = scratch(name);
+    let g = &p.geometry;
+    assert_eq!((g.rows, g.cols), (3, 3));
+
+    // The validator: every file of the package, every grid of the input space as a one-case
+    // file, no grid outside it, no near miss.
+    let driver = validator_driver(&dir, &pkg.validator.1);
+    let files: Vec<Vec<u8>> = pkg.cases.iter().map(|c| c.input.clone()).collect();
+    for (c, code) in pkg.cases.iter().zip(validate_all(&driver, &files)) {
+        assert_eq!(code, 42, "{name}: the validator rejects {}", c.path());
+    }
+    let (mut inside, mut outside) = (Vec::new(), Vec::new());
+    p.for_each_grid(|b| {
+        let text = layout::input_text(&p, &[b]);
+        if p.in_space(b) {
+            inside.push(text);
+        } else {
+            outside.push(text);
+        }
+    });
+    let codes = validate_all(&driver, &inside);
+    assert!(
+        codes.iter().all(|&c| c == 42),
+        "{name}: the validator rejects a grid of the input space"
+    );
+    let codes = validate_all(&driver, &outside);
+    assert!(
+        codes.iter().all(|&c| c == 43),
+        "{name}: the validator accepts a grid outside the input space"
+    );
+    let mut misses: Vec<(String, Vec<u8>)> = pkg
+        .invalid_inputs
+        .iter()
+        .map(|i| (i.name.clone(), i.input.clone()))
+        .collect();
+    let kinds: Vec<&str> = misses.iter().map(|(n, _)| n.as_str()).collect();
+    for kind in [
+        "bad-symbol",
+        "cases-out-of-bounds",
+        "crlf",
+        "no-final-newline",
+    ] {
+        assert!(kinds.contains(&kind), "{name}: no near miss {kind}");
+    }
+    if p.layout.blank != tomek::problem::Separator::None {
+        assert!(kinds.contains(&"blank-line-missing"), "{name}");
+    }
+    let sample = &pkg.cases[0].input;
+    if p.layout.cases == Cases::Count {
+        let nl = sample.iter().position(|&c| c == b'\n').unwrap();
+        let n: u64 = std::str::from_utf8(&sample[..nl]).unwrap().parse().unwrap();
+        for (tag, count) in [("count-plus-one", n + 1), ("count-zero", 0)] {
+            let mut v = format!("{count}").into_bytes();
+            v.extend_from_slice(&sample[nl..]);
+            misses.push((tag.to_string(), v));
+        }
+        let mut v = b"0".to_vec();
+        v.extend_from_slice(sample);
+        misses.push(("count-leading-zero".to_string(), v));
+    }
+    let mut trailing = sample.clone();
+    trailing.insert(sample.iter().position(|&c| c == b'\n').unwrap(), b' ');
+    misses.push(("trailing-blank".to_string(), trailing));
+    let mut extra = sample.clone();
+    extra.extend_from_slice(b"\n");
+    misses.push(("extra-empty-line".to_string(), extra));
+    let inputs: Vec<Vec<u8>> = misses.iter().map(|(_, v)| v.clone()).collect();
+    for ((kind, input), code) in misses.iter().zip(validate_all(&driver, &inputs)) {
+        assert!(
+            judge::validate(&p, kind, input, None).is_err(),
+            "{name}: {kind} is valid to tomek"
+        );
+        assert_eq!(
+            code, 43,
+            "{name}: the validator accepts the near miss {kind}"
+        );
+    }
+
+    // The solutions, all in one program (`bundle`): the reference is program 0, and it answers
+    // every file as `tomek solve --problem` does.
+    let solution = &pkg.submissions[0];
+    assert_eq!(solution.verdict, Verdict::Accepted);
+    let sources: Vec<&str> = pkg.submissions.iter().map(|s| s.source.as_str()).collect();
+    let bin = gxx(
+        &dir,
+        "solutions",
+        &[("solutions.cpp", &bundle(&sources))],
+        &[],
+    );
+    let run_program = |k: usize, input: &[u8]| run_with(&bin, &[&k.to_string()], input);
+    for c in &pkg.cases {
+        let read = layout::read(&p, &c.name, &c.input, Strictness::Lenient).unwrap();
+        assert_eq!(c.answer, judge::answers(&p, &read), "{name}: {}", c.path());
+        let (code, out) = run_program(0, &c.input);
+        assert_eq!(code, 0);
+        assert_eq!(out, c.answer, "{name}: the solution on {}", c.path());
+    }
+    // And every position of the input space, in files within the bounds.
+    if p.layout.cases != Cases::Single {
+        let positions = p.positions();
+        for chunk in positions.chunks(1000) {
+            let input = layout::input_text(&p, chunk);
+            let (_, out) = run_program(0, &input);
+            let read = layout::read(&p, "all", &input, Strictness::Strict).unwrap();
+            assert_eq!(out, judge::answers(&p, &read), "{name}: every position");
+        }
+    }
+
+    // Each wrong solution fails exactly the files the package says.
+    assert!(
+        pkg.submissions.len() >= 4,
+        "{name}: too few wrong solutions"
+    );
+    for (i, s) in pkg.submissions.iter().enumerate().skip(1) {
+        assert_eq!(s.verdict, Verdict::WrongAnswer);
+        assert!(!s.fails_on.is_empty());
+        let mut failed = Vec::new();
+        for c in &pkg.cases {
+            let (code, out) = run_program(i, &c.input);
+            if code != 0 || words(&out) != words(&c.answer) {
+                failed.push(c.path());
+            }
+        }
+        assert_eq!(failed, s.fails_on, "{name}: {} fails elsewhere", s.file);
+    }
+}
+
+#[test]
+fn package_family_judge_programs_hold_to_tomek_on_every_builtin() {
+    std::thread::scope(|s| {
+        for name in BUILTINS {
+            s.spawn(move || check_problem(name));
+        }
+    });
+}
+
+#[test]
+fn package_family_cli_writes_every_format_but_polygon() {
+    let dir = scratch("cli");
+    for format in ["legacy", "2025-09", "domjudge"] {
+        let out = dir.join(format!("toe{}", format.replace('-', "")));
+        let _ = std::fs::remove_dir_all(&out);
+        tomek()
+            .args([
+                "package",
+                "--problem",
+                "toe1",
+                "--force",
+                "--format",
+                format,
+                "-o",
+            ])
+            .arg(&out)
+            .assert()
+            .success();
+        assert!(out.join("problem.yaml").is_file(), "{format}");
+        assert!(out.join("submissions/accepted/solution.cpp").is_file());
+        assert!(out.join("input_validators/validate.cpp").is_file());
+    }
+    let legacy = dir.join("toelegacy");
+    let statement =
+        std::fs::read_to_string(legacy.join("problem_statement/problem.en.tex")).unwrap();
+    assert!(statement.starts_with("\\problemname{Tic-Tac-Toe (I)}"));
+    assert!(legacy.join("data/sample/1.in").is_file());
+    // The built package is the library's, byte for byte.
+    let p = Problem::builtin("toe1").unwrap();
+    let pkg = family::problem(&p, tomek::tictactoe::sample::DEFAULT_SEED)
+        .unwrap()
+        .render(Format::Legacy);
+    for (path, bytes) in &pkg.files {
+        assert_eq!(&std::fs::read(legacy.join(path)).unwrap(), bytes, "{path}");
+    }
+    // Polygon is not there yet, a wrong name and Code Jam's --large-cases are errors: exit 2.
+    for args in [
+        ["--problem", "toe1", "--format", "polygon"],
+        ["--problem", "nosuch", "--format", "legacy"],
+        ["--problem", "toe1", "--large-cases", "7"],
+    ] {
+        tomek()
+            .arg("package")
+            .args(args)
+            .arg("-o")
+            .arg(dir.join("refused"))
+            .assert()
+            .code(2);
+    }
+    assert!(!dir.join("refused").exists());
+}
