@@ -1241,6 +1241,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(feature = "deep-tests"),
+        ignore = "deep: run by `cargo test --release --all-features`"
+    )]
     fn counted_columns_match_the_walked_rows() {
         let g = Geometry::tomek();
         let cols = [

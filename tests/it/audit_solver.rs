@@ -60,6 +60,10 @@ fn cases(setups: &[u16], plies: &[u32], statuses: &[Status]) -> Vec<(Board, Stat
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn the_audit_meets_each_board_once_and_the_telling_ones_first() {
     let setups = [0u16, 1, 1 << 5];
     let g = Arc::new(Geometry::tomek().clone());

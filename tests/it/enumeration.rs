@@ -78,6 +78,10 @@ fn reachability_predicate_equals_the_enumerated_set() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn orbit_counts_agree_with_burnside() {
     // Burnside: the number of classes is the average, over the group, of the boards each
     // symmetry leaves unchanged. A second method for the counts up to symmetry.

@@ -167,6 +167,10 @@ fn values_and_distances_agree_with_plain_minimax() {
 /// `stats` counts them by adding move sequences ply by ply; the games through the empty board
 /// are all the setup's games, and its value is the setup's value.
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn game_counts_agree_with_stats() {
     let g = Geometry::tomek();
     for t in [0u16, 1 << 5, 1 << 3] {

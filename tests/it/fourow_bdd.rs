@@ -33,6 +33,10 @@ fn counts(plies: &[Ply]) -> Vec<(u32, tomek::outcome::ByStatus<u64>)> {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn symbolic_equals_explicit_on_every_board_up_to_5_by_5() {
     for cols in 1..=5 {
         for rows in 1..=5 {

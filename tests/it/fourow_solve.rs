@@ -176,6 +176,10 @@ fn random_7x6_end_positions_score_as_plain_minimax_says() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn empty_small_boards_score_as_a_memoized_minimax_says() {
     for (cols, rows) in [(4, 4), (5, 4), (4, 5)] {
         let mut memo = HashMap::new();

@@ -47,6 +47,10 @@ fn games_by_closed_form(g: &Geometry, t: u16) -> ByStatus<u64> {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "deep-tests"),
+    ignore = "deep: run by `cargo test --release --all-features`"
+)]
 fn forward_pass_matches_the_closed_form_on_every_setup() {
     let g = Geometry::tomek();
     let stats = analyze(
