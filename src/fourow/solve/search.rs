@@ -464,6 +464,13 @@ impl<'a> Search<'a> {
                 return ceiling;
             }
         }
+        if safe & (safe - 1) == 0 {
+            // One move only (the block of the opponent's threat, or the one move that does not
+            // hand it a win): this position scores what that move does, so it takes no slot of
+            // the table and no look-up, which its child makes anyway. A third of the nodes are
+            // such.
+            return -self.negamax(b.play_cell(safe), -beta, -alpha);
+        }
         let (key, mirrored) = self.lookup_key(b, n);
         let shape = self.shape;
         // A column of the position as the table knows it (its mirror image's when mirrored).

@@ -205,10 +205,17 @@ impl Table {
     /// Which slot of the bucket at `i` holds `tag`, and its word.
     #[inline]
     fn find(&self, i: usize, tag: u64, l: Layout) -> Option<(usize, u64)> {
-        (i..i + 2).find_map(|j| {
-            let e = self.slots[j].load(Relaxed);
-            (e != 0 && e >> l.info == tag).then_some((j, e))
-        })
+        let [a, b] = &self.slots[i..i + 2] else {
+            unreachable!("a bucket is two slots")
+        };
+        let (a, b) = (a.load(Relaxed), b.load(Relaxed));
+        if a != 0 && a >> l.info == tag {
+            Some((i, a))
+        } else if b != 0 && b >> l.info == tag {
+            Some((i + 1, b))
+        } else {
+            None
+        }
     }
 
     /// What is known of `key`.
