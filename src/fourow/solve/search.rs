@@ -59,7 +59,7 @@ const CUT_FROM_CHILDREN_EMPTY: i32 = 18;
 /// cells or fewer) look up their children too, down to this many empty cells: that table
 /// stays in the cache, so the look-ups are cheap (on the hardest early position of the
 /// begin set, `551736`, 57 million nodes with the big table's cut-offs alone, 49 million
-/// with these).
+/// with these, when forced moves still took a slot).
 const NEAR_CUT_FROM_EMPTY: i32 = 6;
 
 /// Positions with fewer empty cells than this keep their bounds in a table of [`NEAR_BYTES`],
