@@ -20,6 +20,10 @@ pub struct Shape {
     bottom: u64,
     /// Every cell (no spare bits).
     cells: u64,
+    /// The cells of the rows whose parity is the number of rows': the cells the player to
+    /// move is left with when the other one answers every chip on top of it (see
+    /// [`Board::follow_up_bound`]).
+    first_rows: u64,
 }
 
 /// A board that does not fit: no cells, or more than 64 bits with a spare bit per column.
@@ -56,12 +60,19 @@ impl Shape {
         }
         // rows < 64 here, so the shift is in range.
         let column = (1u64 << rows) - 1;
+        let mut first_column = 0u64;
+        let mut r = rows % 2;
+        while r < rows {
+            first_column |= 1 << r;
+            r += 2;
+        }
         Ok(Shape {
             cols,
             rows,
             stride,
             bottom,
             cells: bottom * column,
+            first_rows: bottom * first_column,
         })
     }
 
@@ -78,6 +89,11 @@ impl Shape {
     /// Number of cells, which is the longest possible game.
     pub const fn area(self) -> u32 {
         self.cols * self.rows
+    }
+
+    /// Bits of a [`Board::key`] on this board: a column's key takes its `rows + 1` bits.
+    pub const fn key_bits(self) -> u32 {
+        self.cols * self.stride
     }
 
     /// The bit of the cell in column `col` and row `row` (from the bottom).
@@ -285,6 +301,32 @@ impl Board {
             playable = forced;
         }
         playable & !(theirs >> 1)
+    }
+
+    /// An upper bound on the score of the player to move that needs no search, when every
+    /// column has an even number of empty cells: then the other player can answer each chip
+    /// with one on top of it ("follow-up", or claimeven), which leaves the player to move
+    /// exactly the empty cells of the rows of `first_rows` (the same parity in every column).
+    /// If no line of four fits in its chips and those cells, it can never make four: it scores
+    /// at most 0. If moreover a line fits in the other player's chips and the remaining empty
+    /// cells, that player completes it in the end: at most -1. `None` when neither applies.
+    #[inline]
+    pub fn follow_up_bound(self) -> Option<i32> {
+        let s = self.shape;
+        // Every column's lowest empty cell (if any) in a row of the first player's parity.
+        if self.playable() & !s.first_rows != 0 {
+            return None;
+        }
+        let empty = s.cells & !self.mask;
+        if s.has_four(self.current | (empty & s.first_rows)) {
+            return None;
+        }
+        let theirs = self.current ^ self.mask;
+        Some(if s.has_four(theirs | (empty & !s.first_rows)) {
+            -1
+        } else {
+            0
+        })
     }
 
     /// Whether the player who moved last has four in a line.

@@ -2,7 +2,7 @@
 //!
 //! - [`board`]: a bitboard position on any board of at most 64 bits (columns × (rows + 1)),
 //!   with the threat masks the search orders and prunes by, and the parser of move strings;
-//! - [`table`]: the transposition table, bounds on scores by position key;
+//! - [`table`]: the transposition table, bounds on scores and best moves by position key;
 //! - [`search`]: negamax with alpha-beta pruning, driven by null-window probes that bisect the
 //!   range of possible scores, and the analyses built on it (every column's score, a principal
 //!   variation).

@@ -3,9 +3,11 @@
 //! that narrow the range of possible scores until one is left.
 //!
 //! The search never plays a move that lets the opponent win at once (see
-//! [`Board::safe_moves`]), which prunes most of the tree near the end of a game; and it bounds
-//! every score by what is still possible from the number of chips on the board, which closes
-//! windows before any move is tried. Null windows cut more than wide ones. The root first
+//! [`Board::safe_moves`]), which prunes most of the tree near the end of a game; it bounds
+//! every score by what is still possible from the number of chips on the board, and by what
+//! the other player's follow-up secures when every column has an even number of empty cells
+//! (see [`Board::follow_up_bound`]), which closes windows before any move is tried; and it
+//! tries first the move the table remembers as the one that settled the position before. Null windows cut more than wide ones. The root first
 //! narrows the range of scores by what it knows without a search (the next move, the table),
 //! then bisects it with probes pulled out from the middle towards half its ends (see
 //! `next_probe`): a position with a quick forced win is found in a few cheap probes.
@@ -48,9 +50,17 @@ const MAX_COLS: usize = 32;
 const MIRROR_BELOW: i32 = 22;
 
 /// Nodes with at least this many empty cells look up all their children in the table before
-/// searching any: one of them may already be known to refute the window. Smaller subtrees are
-/// cheaper to search than to look up first.
+/// searching any: one of them may already be known to refute the window (enhanced
+/// transposition cut-off). Below it the children's slots lie in the big table, far from the
+/// cache, and waiting for all of them at every node costs more than the searches it spares.
 const CUT_FROM_CHILDREN_EMPTY: i32 = 18;
+
+/// Nodes whose children keep to the table of positions near the end ([`NEAR_EMPTY`] empty
+/// cells or fewer) look up their children too, down to this many empty cells: that table
+/// stays in the cache, so the look-ups are cheap (on the hardest early position of the
+/// begin set, `551736`, 57 million nodes with the big table's cut-offs alone, 49 million
+/// with these, when forced moves still took a slot).
+const NEAR_CUT_FROM_EMPTY: i32 = 6;
 
 /// Positions with fewer empty cells than this keep their bounds in a table of [`NEAR_BYTES`],
 /// apart from the big one. A look-up in a table far bigger than the processor's cache waits for
@@ -159,8 +169,8 @@ impl Solver {
         if self.shape == Some(shape) {
             return;
         }
-        self.table.clear();
-        self.near.clear();
+        self.table.reset(shape.key_bits());
+        self.near.reset(shape.key_bits());
         self.shape = Some(shape);
         let cols = shape.cols();
         self.order = (0..cols)
@@ -246,9 +256,9 @@ impl Solver {
         } else {
             &self.table
         };
-        if let Some((lo, hi)) = table.get(key) {
-            min = min.max(lo);
-            max = max.min(hi);
+        if let Some(e) = table.get(key) {
+            min = min.max(e.lower);
+            max = max.min(e.upper);
         }
         (min, max.max(min))
     }
@@ -398,15 +408,18 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    /// The key `b` (of `n` chips) is known by in the table.
+    /// The key `b` (of `n` chips) is known by in the table, and whether it is its mirror
+    /// image's (whose columns then read the other way round).
     #[inline]
-    fn lookup_key(&self, b: Board, n: i32) -> u64 {
+    fn lookup_key(&self, b: Board, n: i32) -> (u64, bool) {
         let key = b.key();
         if n < self.mirror_below {
-            key.min(self.shape.mirror(key))
-        } else {
-            key
+            let m = self.shape.mirror(key);
+            if m < key {
+                return (m, true);
+            }
         }
+        (key, false)
     }
 
     /// The table that keeps positions of `n` chips.
@@ -431,6 +444,7 @@ impl<'a> Search<'a> {
     /// is at most `r`, and `r >= beta` that it is at least `r`.
     fn negamax(&mut self, b: Board, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        let start = self.nodes;
         let n = b.moves() as i32;
         let safe = b.safe_moves();
         if safe == 0 {
@@ -443,11 +457,34 @@ impl<'a> Search<'a> {
         }
         // The opponent cannot win with its next chip, nor we with this one.
         let floor = -(self.area - 2 - n) / 2;
-        let ceiling = (self.area - 1 - n) / 2;
-        let key = self.lookup_key(b, n);
+        let mut ceiling = (self.area - 1 - n) / 2;
+        if let Some(bound) = b.follow_up_bound() {
+            ceiling = ceiling.min(bound);
+            if ceiling <= alpha {
+                return ceiling;
+            }
+        }
+        if safe & (safe - 1) == 0 {
+            // One move only (the block of the opponent's threat, or the one move that does not
+            // hand it a win): this position scores what that move does, so it takes no slot of
+            // the table and no look-up, which its child makes anyway. A third of the nodes are
+            // such.
+            return -self.negamax(b.play_cell(safe), -beta, -alpha);
+        }
+        let (key, mirrored) = self.lookup_key(b, n);
+        let shape = self.shape;
+        // A column of the position as the table knows it (its mirror image's when mirrored).
+        let seen = |col: u32| {
+            if mirrored {
+                shape.cols() - 1 - col
+            } else {
+                col
+            }
+        };
         let table = self.table(n);
-        let (lower, upper) = match table.get(key) {
-            Some((lo, hi)) => (floor.max(lo), ceiling.min(hi)),
+        let entry = table.get(key);
+        let (lower, upper) = match entry {
+            Some(e) => (floor.max(e.lower), ceiling.min(e.upper)),
             None => (floor, ceiling),
         };
         if lower >= beta {
@@ -463,7 +500,6 @@ impl<'a> Search<'a> {
         }
         let first_alpha = alpha;
 
-        let shape = self.shape;
         // Moves by the threats they leave us (the more, the likelier it is best), central
         // columns first among equals: `threats << 8 | column`, small so that the array costs
         // little to clear at every node.
@@ -477,7 +513,16 @@ impl<'a> Search<'a> {
             // The child's slot is on its way into the cache while the moves are sorted and
             // the earlier ones searched: a table far bigger than the cache costs a miss a node.
             self.table(n + 1)
-                .prefetch(self.lookup_key(b.play_cell(cell), n + 1));
+                .prefetch(self.lookup_key(b.play_cell(cell), n + 1).0);
+            let child = b.play_cell(cell);
+            // A child the other player can only follow up in (see `Board::follow_up_bound`)
+            // may be bounded low enough to cut this node without a search.
+            if let Some(bound) = child.follow_up_bound()
+                && -bound >= beta
+            {
+                table.put(key, -bound, ceiling, Some(seen(col)), 0);
+                return -bound;
+            }
             let threats = shape
                 .winning_cells(b.current() | cell, b.mask() | cell)
                 .count_ones() as u16;
@@ -489,18 +534,29 @@ impl<'a> Search<'a> {
             moves[i] = threats << 8 | col as u16;
             len += 1;
         }
+        // The move that settled this position last time (a cut-off, most often) comes first:
+        // probes of other windows and transpositions meet the same positions again.
+        if let Some(best) = entry.and_then(|e| e.best).map(seen)
+            && let Some(i) = moves[..len]
+                .iter()
+                .position(|&m| u32::from(m & 0xff) == best)
+        {
+            moves[..=i].rotate_right(1);
+        }
 
-        if self.area - n >= CUT_FROM_CHILDREN_EMPTY {
+        let empty = self.area - n;
+        if empty >= CUT_FROM_CHILDREN_EMPTY || (NEAR_CUT_FROM_EMPTY..=NEAR_EMPTY).contains(&empty) {
             // A child the table already bounds low enough cuts this node before any search
             // (the children's slots were fetched above).
             for &m in &moves[..len] {
-                let cell = safe & shape.column(u32::from(m & 0xff));
-                let child = self.lookup_key(b.play_cell(cell), n + 1);
-                if let Some((_, upper)) = self.table(n + 1).get(child)
-                    && -upper >= beta
+                let col = u32::from(m & 0xff);
+                let cell = safe & shape.column(col);
+                let child = self.lookup_key(b.play_cell(cell), n + 1).0;
+                if let Some(e) = self.table(n + 1).get(child)
+                    && -e.upper >= beta
                 {
-                    table.put(key, -upper, ceiling);
-                    return -upper;
+                    table.put(key, -e.upper, ceiling, Some(seen(col)), 0);
+                    return -e.upper;
                 }
             }
         }
@@ -509,8 +565,10 @@ impl<'a> Search<'a> {
         // and are searched there whoever else is at them.
         let mut end = len;
         let mut i = 0;
+        let (mut best, mut best_score) = (u32::MAX, i32::MIN);
         while i < end {
-            let cell = safe & shape.column(u32::from(moves[i] & 0xff));
+            let col = u32::from(moves[i] & 0xff);
+            let cell = safe & shape.column(col);
             let child = b.play_cell(cell);
             let r = match share.filter(|_| i < len) {
                 Some(busy) => {
@@ -532,19 +590,29 @@ impl<'a> Search<'a> {
             if self.stopped() {
                 return 0;
             }
+            if r > best_score {
+                (best, best_score) = (col, r);
+            }
             if r >= beta {
-                table.put(key, r, ceiling);
+                table.put(key, r, ceiling, Some(seen(col)), work(self.nodes - start));
                 return r;
             }
             alpha = alpha.max(r);
         }
+        let work = work(self.nodes - start);
         if alpha > first_alpha {
-            table.put(key, alpha, alpha);
+            table.put(key, alpha, alpha, Some(seen(best)), work);
         } else {
-            table.put(key, floor, alpha);
+            table.put(key, floor, alpha, Some(seen(best)), work);
         }
         alpha
     }
+}
+
+/// The work of a search of `nodes` nodes, as the table weighs it: the bits of the count.
+#[inline]
+fn work(nodes: u64) -> u32 {
+    u64::BITS - nodes.leading_zeros()
 }
 
 /// Everything `fourow explain` tells about a position.
