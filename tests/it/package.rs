@@ -103,7 +103,7 @@ fn compile_cpp(name: &str, source: &str) -> PathBuf {
 }
 
 /// Runs a program with `input` on standard input: its exit code and standard output.
-fn run(program: &mut Command, input: &[u8]) -> (i32, Vec<u8>) {
+pub(crate) fn run(program: &mut Command, input: &[u8]) -> (i32, Vec<u8>) {
     use std::io::Write;
     let mut child = program
         .stdin(Stdio::piped())

@@ -9,9 +9,8 @@
 //! `validate` on each in one process rather than starting a process each time.
 
 use crate::harness::tomek;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use tomek::package::Format;
 use tomek::package::family;
 use tomek::package::format::{Problem as Package, Verdict};
@@ -136,21 +135,7 @@ fn bundle(programs: &[&str]) -> String {
 /// Runs a program with `args` and `input` on standard input: its exit code and standard
 /// output.
 fn run_with(program: &Path, args: &[&str], input: &[u8]) -> (i32, Vec<u8>) {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("program starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    (out.status.code().unwrap_or(-1), out.stdout)
+    crate::package::run(Command::new(program).args(args), input)
 }
 
 /// The validator's exit code on each input.
