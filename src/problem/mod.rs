@@ -153,6 +153,20 @@ pub const BUILTIN: [(&str, &str); 6] = [
     ("perfect-play", include_str!("builtin/perfect-play.toml")),
 ];
 
+/// The built-in problems, read once, in the order of [`BUILTIN`] (Tomek's first).
+fn builtins() -> &'static [Problem] {
+    static READ: std::sync::OnceLock<Vec<Problem>> = std::sync::OnceLock::new();
+    READ.get_or_init(|| {
+        BUILTIN
+            .iter()
+            .map(|(n, text)| {
+                description::parse(&format!("built-in {n}"), text)
+                    .expect("the built-in descriptions are valid (tested)")
+            })
+            .collect()
+    })
+}
+
 /// Why a problem could not be had.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -185,10 +199,7 @@ impl Problem {
 
     /// A built-in problem.
     pub fn builtin(name: &str) -> Option<Problem> {
-        let (n, text) = BUILTIN.iter().find(|(n, _)| *n == name)?;
-        let p = description::parse(&format!("built-in {n}"), text)
-            .expect("the built-in descriptions are valid (tested)");
-        Some(p)
+        builtins().iter().find(|p| p.name == name).cloned()
     }
 
     /// Code Jam's Tic-Tac-Toe-Tomek, the default problem.
@@ -201,11 +212,7 @@ impl Problem {
     /// every answer as a built-in does is not searched again.
     pub fn from_text(file: &str, text: &str) -> Result<Problem, DescriptionError> {
         let p = description::parse(file, text)?;
-        if !BUILTIN
-            .iter()
-            .filter_map(|(n, _)| Problem::builtin(n))
-            .any(|b| b.same_judgement(&p))
-        {
+        if !builtins().iter().any(|b| b.same_judgement(&p)) {
             p.check_rules()?;
         }
         Ok(p)
@@ -233,7 +240,7 @@ impl Problem {
     /// Whether this is Code Jam's Tic-Tac-Toe-Tomek in everything that decides an answer, so
     /// that the specialised Code Jam path of [`crate::tictactoe`] serves it.
     pub fn is_tomek(&self) -> bool {
-        self.same_judgement(&Problem::tomek())
+        self.same_judgement(&builtins()[0])
     }
 
     /// Whether some rule reads perfect play.
