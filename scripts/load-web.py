@@ -22,8 +22,8 @@ It fails (exit 1) unless: no valid request failed; every malformed request got i
 status or, when truncated, a close; every stalled connection was closed in time; the server's
 resident memory after the load exceeds the one after warm-up by at most RSS_MARGIN_MB; p99 of
 the valid requests is at most P99_LIMIT_MS; the server is still alive at the end, answers, and
-exits 0 when asked to stop. Everything goes to 127.0.0.1, and the whole run is bounded by
-DEADLINE seconds.
+exits 0 when asked to stop. Everything goes to 127.0.0.1; the warm-up is bounded by
+WARM_UP_LIMIT seconds and the rest of the run by DEADLINE seconds.
 
 Usage: scripts/load-web.py [TOMEK] [REQUESTS] [CLIENTS]
        (defaults: target/release/tomek, 10000, 32)
@@ -36,6 +36,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 TOMEK = sys.argv[1] if len(sys.argv) > 1 else "target/release/tomek"
@@ -48,6 +49,9 @@ RSS_MARGIN_MB = 16.0
 P99_LIMIT_MS = 50.0
 DEADLINE = 300.0
 TIMEOUT = 30.0
+# The warm-up's bound, 503 answers asked again included (the 17 setups' tables take about 22 s
+# on two idle cores, and more beside other work).
+WARM_UP_LIMIT = 300.0
 
 # Kinds of requests: (name, weight, malformed).
 VALID, MALFORMED, TRUNCATED = "valid", "malformed", "truncated"
@@ -171,17 +175,31 @@ def rss_mb(pid):
 def warm_up(base):
     """Asks once for a board of each setup's first ply (no T, then a T on each square), the
     statistics and the 7×6 counts, so that what the server keeps is ready before the
-    measured requests."""
+    measured requests. While the server is still computing a setup's tables it may answer 503
+    ("try again later", once a request has waited REQUEST_TIMEOUT): the warm-up asks again, as
+    the page does, until WARM_UP_LIMIT seconds have passed."""
+    deadline = time.perf_counter() + WARM_UP_LIMIT
+    paths = []
     for t in [None] + list(range(16)):
         cells = ["."] * 16
         if t is not None:
             cells[t] = "T"
-        with urllib.request.urlopen(base + "/api/tomek/explain?board=" + "".join(cells), timeout=120) as r:
-            r.read()
-    counts = ["/api/fourow/counts?" + size for size in ["cols=4&rows=3", "cols=4&rows=4", "cols=7&rows=6", "cols=5&rows=4"]]
-    for path in ["/api/tomek/stats"] + counts:
-        with urllib.request.urlopen(base + path, timeout=120) as r:
-            r.read()
+        paths.append("/api/tomek/explain?board=" + "".join(cells))
+    paths.append("/api/tomek/stats")
+    paths += ["/api/fourow/counts?" + size for size in ["cols=4&rows=3", "cols=4&rows=4", "cols=7&rows=6", "cols=5&rows=4"]]
+    retries = 0
+    for path in paths:
+        while True:
+            try:
+                with urllib.request.urlopen(base + path, timeout=120) as r:
+                    r.read()
+                break
+            except urllib.error.HTTPError as e:
+                if e.code != 503 or time.perf_counter() > deadline:
+                    raise
+                retries += 1
+                time.sleep(0.5)
+    return retries
 
 
 async def read_answer(reader):
@@ -300,7 +318,7 @@ def main():
     try:
         rss_start = rss_mb(server.pid)
         warm_started = time.perf_counter()
-        warm_up(base)
+        warm_retries = warm_up(base)
         warm_time = time.perf_counter() - warm_started
         rss_warm = rss_mb(server.pid)
 
@@ -342,7 +360,7 @@ def main():
         if not ok:
             failures.append(f"{kind} {label}: {status}, expected {sorted(expected) or 'a close or 4xx'}")
 
-    print(f"load-web: warm-up {warm_time:.2f} s; server RSS: start {mb(rss_start)}, after warm-up {mb(rss_warm)}, after the load {mb(rss_end)}")
+    print(f"load-web: warm-up {warm_time:.2f} s ({warm_retries} answers of 503 asked again); server RSS: start {mb(rss_start)}, after warm-up {mb(rss_warm)}, after the load {mb(rss_end)}")
     print(f"load-web: {len(results)} requests from {CLIENTS} clients in {wall:.2f} s ({len(results) / wall:.0f}/s)")
     for kind in (VALID, MALFORMED, TRUNCATED):
         v = by[kind]
@@ -374,8 +392,8 @@ def main():
     if code != 0:
         failures.append(f"the server did not stop cleanly: {code}")
     total = time.perf_counter() - run_started
-    if total > DEADLINE:
-        failures.append(f"the run took {total:.0f} s, over {DEADLINE:.0f} s")
+    if total - warm_time > DEADLINE:
+        failures.append(f"the run after its warm-up took {total - warm_time:.0f} s, over {DEADLINE:.0f} s")
     print(f"load-web: checks: every valid request 200, every malformed one its 4xx, truncated ones closed or 4xx, "
           f"stalled ones closed within {STALL_LIMIT:.0f} s, valid p99 <= {P99_LIMIT_MS:.0f} ms, RSS growth <= "
           f"{RSS_MARGIN_MB:.0f} MB after warm-up, the server alive, answering and stopping with 0 ({total:.1f} s in all)")
