@@ -28,6 +28,8 @@ mod explain;
 mod export;
 mod fourow;
 mod generate;
+#[cfg(any(not(feature = "sql"), not(feature = "web")))]
+mod left_out;
 mod package;
 mod plot;
 mod problem;
@@ -39,8 +41,6 @@ mod serve;
 mod solve;
 mod stats;
 mod validate;
-#[cfg(not(feature = "sql"))]
-mod without_sql;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -94,7 +94,7 @@ pub enum Command {
     /// Run one SQL statement over every reachable board (tables `boards` and `setups`; see
     /// --schema), printed as a table, CSV, JSON or Parquet.
     #[cfg(not(feature = "sql"))]
-    Query(without_sql::Args),
+    Query(left_out::SqlArgs),
     /// Write every reachable board as Parquet files, one directory per setup (Hive layout),
     /// for DuckDB, Polars, pandas and Spark.
     #[cfg(feature = "sql")]
@@ -102,11 +102,15 @@ pub enum Command {
     /// Write every reachable board as Parquet files, one directory per setup (Hive layout),
     /// for DuckDB, Polars, pandas and Spark.
     #[cfg(not(feature = "sql"))]
-    Export(without_sql::Args),
+    Export(left_out::SqlArgs),
     /// Serve the pages and the JSON API for exploring both games in a browser (loopback by
     /// default).
     #[cfg(feature = "web")]
     Serve(serve::Args),
+    /// Serve the pages and the JSON API for exploring both games in a browser (loopback by
+    /// default).
+    #[cfg(not(feature = "web"))]
+    Serve(left_out::WebArgs),
     /// The problems of the family: list the built-in descriptions, print one, check a file.
     Problem(problem::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -134,11 +138,13 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         #[cfg(feature = "sql")]
         Command::Export(a) => export::run(a),
         #[cfg(not(feature = "sql"))]
-        Command::Query(a) => without_sql::run("query", a),
+        Command::Query(a) => a.run("query"),
         #[cfg(not(feature = "sql"))]
-        Command::Export(a) => without_sql::run("export", a),
+        Command::Export(a) => a.run("export"),
         #[cfg(feature = "web")]
         Command::Serve(a) => serve::run(a),
+        #[cfg(not(feature = "web"))]
+        Command::Serve(a) => a.run("serve"),
         Command::Problem(a) => problem::run(a),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => completions::man(a),

@@ -30,6 +30,8 @@ mod problems;
 mod query;
 mod solve_cli;
 mod validate_cli;
+#[cfg(feature = "web")]
 mod web;
+#[cfg(feature = "web")]
 mod web_solution;
 mod writes;

@@ -602,6 +602,7 @@ fn tomeks_description_agrees_with_the_code_jam_path_on_every_reachable_board() {
     assert_eq!(checked, space.len());
 }
 
+#[cfg(feature = "web")]
 #[test]
 fn the_problem_page_answers_as_the_command_does() {
     use crate::web::Server;
