@@ -12,10 +12,10 @@ macro_rules! left_out {
         /// Whatever the full command takes: this build cannot run it, so nothing is checked.
         #[derive(clap::Args, Debug)]
         #[command(after_help = concat!(
-                    "This build of tomek has no ", $engine,
-                    ". Build one that has it, from a clone of tomek, with:\n    ",
-                    "cargo install --path . --features ", $feature,
-                ))]
+                            "This build of tomek has no ", $engine,
+                            ". Build one that has it, from a clone of tomek, with:\n    ",
+                            "cargo install --path . --features ", $feature,
+                        ))]
         pub struct $args {
             /// The arguments of the full command.
             #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]

@@ -99,7 +99,10 @@ pub struct Facts {
 /// The facts of `b`, with the rules of play held to `checks` and the lines of `g`; perfect play
 /// from `values` when given.
 pub fn facts_with(g: &Geometry, b: Board, checks: Checks, values: Option<&mut Values>) -> Facts {
-    let (first, second) = (g.wins(b, Player::X), g.wins(b, Player::O));
+    let (first, second) = (
+        g.wins(b, Player::X),
+        g.has_line(checks.counting_for(b, Player::O)),
+    );
     let line = match (first, second) {
         (false, false) => Line::None,
         (true, false) => Line::First,

@@ -36,6 +36,9 @@ pub enum Mutant {
     NoAntiDiagonals,
     /// A full board read as a draw before looking for a line.
     FullBeforeLine,
+    /// The joker counted for the first player only: the second player's lines read without
+    /// it.
+    JokerOneSide,
     /// The second player's symbol not recognised (`O` for `0`, or the reverse): its stones
     /// read as empty squares.
     SecondSymbolMisread,
@@ -47,7 +50,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every class, in the order of the catalogue.
-    pub const ALL: [Mutant; 12] = [
+    pub const ALL: [Mutant; 13] = [
         Mutant::NoBothCheck,
         Mutant::MoveAfterWin,
         Mutant::WinnerNotLast,
@@ -57,6 +60,7 @@ impl Mutant {
         Mutant::NoDiagonals,
         Mutant::NoAntiDiagonals,
         Mutant::FullBeforeLine,
+        Mutant::JokerOneSide,
         Mutant::SecondSymbolMisread,
         Mutant::AnswerCase,
         Mutant::AnswerSpacing,
@@ -74,6 +78,7 @@ impl Mutant {
             Mutant::NoDiagonals => "no-diagonals",
             Mutant::NoAntiDiagonals => "no-anti-diagonals",
             Mutant::FullBeforeLine => "full-before-line",
+            Mutant::JokerOneSide => "joker-one-side",
             Mutant::SecondSymbolMisread => "second-symbol-misread",
             Mutant::AnswerCase => "answer-case",
             Mutant::AnswerSpacing => "answer-spacing",
@@ -92,6 +97,7 @@ impl Mutant {
             Mutant::NoDiagonals => "diagonals ignored",
             Mutant::NoAntiDiagonals => "anti-diagonals ignored",
             Mutant::FullBeforeLine => "a full board taken for a draw before looking for a line",
+            Mutant::JokerOneSide => "the joker counted for the first player only",
             Mutant::SecondSymbolMisread => "the second player's symbol misread (`0` and `O`)",
             Mutant::AnswerCase => "the verdict's words in the other case",
             Mutant::AnswerSpacing => "the verdict's words without their spaces",
@@ -242,6 +248,14 @@ impl<'p> Catalogue<'p> {
                 }
                 f
             }
+            Mutant::JokerOneSide => self.facts(
+                None,
+                b,
+                Checks {
+                    joker_both: false,
+                    ..all
+                },
+            ),
             Mutant::SecondSymbolMisread => {
                 let seen = Board { o: 0, ..b };
                 self.facts(None, seen, all)

@@ -89,6 +89,9 @@ pub struct Checks {
     pub winner_last: bool,
     /// Some stone of the winner lies on all its lines (no move after the win).
     pub winning_move: bool,
+    /// The joker counts for the second player as for the first. Off, O's lines are read
+    /// without it: the bug of a solver that adds the `T` to X's squares only.
+    pub joker_both: bool,
 }
 
 impl Checks {
@@ -98,7 +101,19 @@ impl Checks {
         both: true,
         winner_last: true,
         winning_move: true,
+        joker_both: true,
     };
+
+    /// The squares that count for `p`'s lines: its stones and the joker, unless the joker is
+    /// read as the first player's only.
+    #[inline]
+    pub fn counting_for(self, b: Board, p: Player) -> u16 {
+        if self.joker_both || p == Player::X {
+            b.counting_for(p)
+        } else {
+            b.of(p)
+        }
+    }
 }
 
 /// [`check`] holding the board only to the rules in `checks`. A board where both players have
@@ -115,7 +130,10 @@ pub fn check_with(g: &Geometry, b: Board, checks: Checks) -> Result<Status, Unre
     if checks.counts && x != o && x != o + 1 {
         return Err(Unreachable::StoneCounts { x, o });
     }
-    let (x_line, o_line) = (g.wins(b, Player::X), g.wins(b, Player::O));
+    let (x_line, o_line) = (
+        g.wins(b, Player::X),
+        g.has_line(checks.counting_for(b, Player::O)),
+    );
     let winner = match (x_line, o_line) {
         (true, true) if checks.both => return Err(Unreachable::BothWin),
         (true, _) => Player::X,
@@ -132,7 +150,7 @@ pub fn check_with(g: &Geometry, b: Board, checks: Checks) -> Result<Status, Unre
     if checks.winner_last && winner != last_mover {
         return Err(Unreachable::WinnerNotLastMover { winner });
     }
-    if checks.winning_move && g.line_core(b.counting_for(winner)) & b.of(winner) == 0 {
+    if checks.winning_move && g.line_core(checks.counting_for(b, winner)) & b.of(winner) == 0 {
         return Err(Unreachable::NoWinningMove { winner });
     }
     Ok(Status::won_by(winner))

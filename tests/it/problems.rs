@@ -715,3 +715,62 @@ fn tomeks_description_covers_its_input_space() {
     let p = tomek::problem::description::parse(name, text).unwrap();
     p.check_rules().unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// A description with a joker: Tic-Tac-Toe-Tomek's rules on 3×3 (three in a row, at most one
+/// `T` counting for both).
+fn tomek_three_by_three() -> Problem {
+    let text = stdout_of(&["problem", "show", "tomek"])
+        .replace("name = \"tomek\"", "name = \"tomek3\"")
+        .replace("rows = 4", "rows = 3")
+        .replace("cols = 4", "cols = 3")
+        .replace("line = 4", "line = 3");
+    Problem::from_text("tomek3.toml", &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Whether `mask` of a 3×3 grid holds a row, a column or a diagonal: the eight lines written
+/// out, apart from the engine's tables.
+fn three_in_a_row(mask: u16) -> bool {
+    const LINES: [u16; 8] = [
+        0b000_000_111,
+        0b000_111_000,
+        0b111_000_000,
+        0b001_001_001,
+        0b010_010_010,
+        0b100_100_100,
+        0b100_010_001,
+        0b001_010_100,
+    ];
+    LINES.iter().any(|&l| mask & l == l)
+}
+
+#[test]
+fn a_joker_counted_for_one_side_only_fails_on_the_killer_set() {
+    let p = tomek_three_by_three();
+    let k = killer_set(&p);
+    let bit = 1
+        << Mutant::ALL
+            .iter()
+            .position(|&m| m == Mutant::JokerOneSide)
+            .unwrap();
+    assert_ne!(k.killable & bit, 0, "the bug shows on some position");
+    // Written apart from the catalogue: O's line read without the T. Some position of the set
+    // has O winning through the T only, and the right answer says so.
+    let mut values = Values::new();
+    let caught = k.boards.iter().any(|&b| {
+        let right = &p.verdicts[p.verdict(b, &mut values)].answer;
+        b.t != 0 && three_in_a_row(b.o | b.t) && !three_in_a_row(b.o) && right == "O won"
+    });
+    assert!(
+        caught,
+        "no position of the killer set has O win through the T"
+    );
+    // Without a joker the bug cannot show, and the killer sets stay as they were.
+    for name in THREE_BY_THREE {
+        let k = killer_set(&Problem::builtin(name).unwrap());
+        assert_eq!(k.killable & bit, 0, "{name}");
+    }
+    // The package's wrong solution for it is the reference with the change put in.
+    let source = tomek::package::family::wrong_solution(&p, Mutant::JokerOneSide).unwrap();
+    assert!(source.contains("ol = has_line(b.o);"));
+    assert!(source.contains("the joker counted for the first player only"));
+}
