@@ -740,7 +740,12 @@ fn three_in_a_row(mask: u16) -> bool {
         0b100_010_001,
         0b001_010_100,
     ];
-    LINES.iter().any(|&l| mask & l == l)
+    for l in LINES {
+        if mask & l == l {
+            return true;
+        }
+    }
+    false
 }
 
 #[test]
