@@ -5,38 +5,53 @@
 
 use std::process::ExitCode;
 
-/// The arguments of a command left out of this build, and the help text that says how to get
-/// it (a macro, so that the text is put together at compile time).
-macro_rules! left_out {
-    ($args:ident, $feature:literal, $engine:literal) => {
-        /// Whatever the full command takes: this build cannot run it, so nothing is checked.
-        #[derive(clap::Args, Debug)]
-        #[command(after_help = concat!(
-                            "This build of tomek has no ", $engine,
-                            ". Build one that has it, from a clone of tomek, with:\n    ",
-                            "cargo install --path . --features ", $feature,
-                        ))]
-        pub struct $args {
-            /// The arguments of the full command.
-            #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-            pub rest: Vec<String>,
-        }
-
-        impl $args {
-            /// Says that `tomek COMMAND` needs what this build leaves out, and how to build it in.
-            pub fn run(self, command: &str) -> anyhow::Result<ExitCode> {
-                eprintln!(
-                    "tomek: `tomek {command}` needs the {}, which this build leaves out; build \
-                     it with:\n    cargo install --path . --features {}",
-                    $engine, $feature
-                );
-                Ok(ExitCode::from(2))
-            }
-        }
-    };
+/// `query` and `export` without the SQL engine: whatever the full commands take, unchecked.
+#[cfg(not(feature = "sql"))]
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "This build of tomek has no SQL engine. Build one that has it, from a \
+                        clone of tomek, with:\n    cargo install --path . --features sql"
+)]
+pub struct SqlArgs {
+    /// The arguments of the full command.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    pub rest: Vec<String>,
 }
 
 #[cfg(not(feature = "sql"))]
-left_out!(SqlArgs, "sql", "SQL engine");
+impl SqlArgs {
+    /// Says that `tomek COMMAND` needs the SQL engine, and how to build it in.
+    pub fn run(self, command: &str) -> anyhow::Result<ExitCode> {
+        left_out(command, "SQL engine", "sql")
+    }
+}
+
+/// `serve` without the web server: whatever the full command takes, unchecked.
 #[cfg(not(feature = "web"))]
-left_out!(WebArgs, "web", "web server");
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "This build of tomek has no web server. Build one that has it, from a \
+                        clone of tomek, with:\n    cargo install --path . --features web"
+)]
+pub struct WebArgs {
+    /// The arguments of the full command.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    pub rest: Vec<String>,
+}
+
+#[cfg(not(feature = "web"))]
+impl WebArgs {
+    /// Says that `tomek serve` needs the web server, and how to build it in.
+    pub fn run(self, command: &str) -> anyhow::Result<ExitCode> {
+        left_out(command, "web server", "web")
+    }
+}
+
+/// Says that `tomek COMMAND` needs `what`, which the cargo feature `feature` builds in.
+fn left_out(command: &str, what: &str, feature: &str) -> anyhow::Result<ExitCode> {
+    eprintln!(
+        "tomek: `tomek {command}` needs the {what}, which this build leaves out; build it \
+         with:\n    cargo install --path . --features {feature}"
+    );
+    Ok(ExitCode::from(2))
+}

@@ -445,12 +445,14 @@ impl Store {
         }
         // Every core links its share of the nodes into the chains, each push a
         // compare-and-swap on the chain's head; the nodes are all different, so none is
-        // looked for.
+        // looked for. The shares are blocks of nodes, each a plain loop: a closure per node
+        // is called through rayon's generic code, which the compiler does not always inline
+        // into it (about 8% more instructions for a whole count when it did not).
+        const BLOCK: u32 = 1 << 14;
         let (nodes, buckets) = (&self.nodes, &self.buckets);
-        (2..len as u32)
-            .into_par_iter()
-            .with_min_len(1 << 14)
-            .for_each(|i| {
+        let len = len as u32;
+        (0..len.div_ceil(BLOCK)).into_par_iter().for_each(|k| {
+            for i in (k * BLOCK).max(2)..((k + 1) * BLOCK).min(len) {
                 let mut n = nodes.get(i);
                 let bucket = &buckets[hash3(n.level, n.lo, n.hi) as usize & mask];
                 let mut head = bucket.load(Ordering::Relaxed);
@@ -467,7 +469,8 @@ impl Store {
                         Err(now) => head = now,
                     }
                 }
-            });
+            }
+        });
     }
 
     /// The node testing `level` with children `lo` (variable false) and `hi` (true), shared
