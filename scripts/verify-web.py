@@ -19,6 +19,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 SHOTS = os.environ.get("WEB_SCREENSHOTS", "generated")
 
 TOMEK = sys.argv[1]
+# How long a check waits for the page to show an answer (seconds): a bound for a busy machine.
+WAIT = 120
 # The background colour of a square by the value of moving there (style.css).
 COLOURS = {
     "win": "rgba(159, 223, 159, 1)",
@@ -149,7 +151,10 @@ def check_stats(driver):
 
 
 def wait_board(driver, board):
-    WebDriverWait(driver, 20).until(
+    # A board of the first plies waits for its setup's tables, which the server computes on
+    # start (about 22 s on two cores busy with other work, as in CI): the bound is generous, as
+    # this checks what the page shows, not how fast.
+    WebDriverWait(driver, WAIT).until(
         lambda d: d.execute_script("return document.body.dataset.board") == board
     )
 
@@ -218,7 +223,7 @@ def main():
         check(driver.find_element(By.ID, "status").text == "X won", "the game ends with X won")
         # No move once the game is over.
         driver.find_element(By.ID, "sq10").click()
-        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "error").is_displayed())
+        WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "error").is_displayed())
         check(driver.execute_script("return document.body.dataset.board") == board, "no move after the end")
         check("over" in driver.find_element(By.ID, "error").text, "the page says the game is over")
         check(driver.find_element(By.ID, "tomove").text.startswith("nobody"), "nobody to move")
@@ -262,17 +267,17 @@ def main():
 
         # Four in a row: three columns filled, the scores shown, then the winning move.
         driver.get(base + "/fourow")
-        WebDriverWait(driver, 20).until(
+        WebDriverWait(driver, WAIT).until(
             lambda d: d.find_element(By.ID, "verdict").text == "Game is not over, yet."
         )
         moves = "444444333333222222"
         for ch in moves:
             before = driver.find_element(By.ID, "moves").text
             driver.find_element(By.ID, f"c{ch}r1").click()
-            WebDriverWait(driver, 20).until(
+            WebDriverWait(driver, WAIT).until(
                 lambda d, b=before: d.find_element(By.ID, "moves").text != b
             )
-        WebDriverWait(driver, 20).until(
+        WebDriverWait(driver, WAIT).until(
             lambda d: d.find_element(By.ID, "score1").text != ""
         )
         api = json.loads(
@@ -288,7 +293,7 @@ def main():
             check(shown_score == str(m["score"]), f"column {m['column']} score {shown_score}")
         # The positions per ply of 7×6 are those of `tomek fourow count` (the committed
         # generated/fourow-space.csv), and 4,531,985,219,092 in all (Tromp's count).
-        WebDriverWait(driver, 20).until(
+        WebDriverWait(driver, WAIT).until(
             lambda d: d.execute_script("return document.body.dataset.counts") == "7x6"
         )
         count_rows = driver.find_elements(By.CSS_SELECTOR, "#counts tbody tr")
@@ -303,14 +308,14 @@ def main():
         check(bars_of(driver) == 43, f"the plot of positions per ply has {bars_of(driver)} bars")
         full_page_screenshot(driver, os.path.join(SHOTS, "web-fourow.png"))
         driver.find_element(By.ID, "c1r1").click()
-        WebDriverWait(driver, 20).until(
+        WebDriverWait(driver, WAIT).until(
             lambda d: d.find_element(By.ID, "verdict").text.startswith("Game is over")
         )
         verdict = driver.find_element(By.ID, "verdict").text
         check(verdict == "Game is over. The first player won.", f"verdict {verdict!r}")
         # A smaller board: counted by the server.
         driver.get(base + "/fourow?moves=&cols=4&rows=4")
-        WebDriverWait(driver, 20).until(
+        WebDriverWait(driver, WAIT).until(
             lambda d: d.execute_script("return document.body.dataset.counts") == "4x4"
         )
         count_rows = driver.find_elements(By.CSS_SELECTOR, "#counts tbody tr")

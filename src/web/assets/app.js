@@ -231,7 +231,9 @@ function tomekPage() {
     const mine = ++request;
     let e;
     try {
-      e = await getJson("/api/tomek/explain?board=" + encodeURIComponent(b));
+      // Patiently: a board of the first plies waits for its setup's tables, which a server
+      // just started may still be computing (503 after 10 s on a busy machine).
+      e = await getJsonPatiently("/api/tomek/explain?board=" + encodeURIComponent(b), 30);
     } catch (err) {
       if (mine === request) showError(err.message);
       return;
