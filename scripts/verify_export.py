@@ -1,7 +1,9 @@
 """Runs the questions of README's "Ask your own question" section three ways and fails on any
 difference: tomek's own SQL over the tables it computes (whose aligned output must also be the
 one README shows), DuckDB over the exported Parquet files, and Polars over the same files; and
-README's DuckDB and Polars example, whose output must be the one README shows.
+README's DuckDB and Polars example, whose output must be the one README shows. The section's
+questions about a problem of the family (```sql --problem NAME) go the same three ways, over
+that problem's export (`tomek export --problem NAME`, written beside EXPORT_DIR).
 
 Usage: verify_export.py TOMEK EXPORT_DIR README.md
        verify_export.py --fill TOMEK README.md   (writes tomek's outputs into README)
@@ -47,6 +49,74 @@ def questions(readme):
     return found
 
 
+def problem_questions(readme):
+    """The (problem, sql, shown output) triples of the section's questions about a problem of
+    the family: a ```sql --problem NAME block, then the ```text output."""
+    text = open(readme, encoding="utf-8").read()
+    start = text.index("## Ask your own question")
+    end = text.find("\n## ", start + 1)
+    lines = text[start : end if end != -1 else len(text)].splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        words = line.strip().split()
+        if words[:2] != ["```sql", "--problem"] or len(words) != 3:
+            continue
+        j = lines.index("```", i + 1)
+        k = j + 1
+        while lines[k].strip() == "":
+            k += 1
+        if lines[k].strip() != "```text":
+            raise SystemExit(f"README: the {words[2]} question at {line!r} has no ```text output")
+        m = lines.index("```", k + 1)
+        sql = "\n".join(lines[i + 1 : j])
+        shown = "".join(x + "\n" for x in lines[k + 1 : m])
+        found.append((words[2], sql, shown))
+    return found
+
+
+def check_problem_questions(tomek, export, readme, duckdb, pl):
+    """Each question about a problem three ways, over the problem's export beside `export`;
+    returns the number of differences."""
+    failures = 0
+    qs = problem_questions(readme)
+    if not qs:
+        raise SystemExit("README: no question about a problem of the family (```sql --problem)")
+    for name in sorted({q[0] for q in qs}):
+        out = os.path.join(os.path.dirname(os.path.abspath(export)), f"problem-{name}")
+        subprocess.run(
+            [tomek, "export", "--quiet", "--force", "--problem", name, "-o", out],
+            check=True, stdout=subprocess.DEVNULL,
+        )
+        con = duckdb.connect()
+        con.execute(
+            f"CREATE VIEW boards AS SELECT * FROM read_parquet('{out}/*/*.parquet', "
+            "hive_partitioning = true)"
+        )
+        frame = pl.scan_parquet(
+            f"{out}/**/*.parquet", hive_partitioning=True, hive_schema={"setup": pl.String}
+        )
+        ctx = pl.SQLContext(boards=frame)
+        for problem, sql, shown in (q for q in qs if q[0] == name):
+            table = subprocess.run(
+                [tomek, "query", "--quiet", "--problem", problem, sql],
+                check=True, capture_output=True, text=True,
+            ).stdout
+            if table != shown:
+                print(f"README shows another output for {problem}'s {sql!r}:\n{shown}\n"
+                      f"tomek prints:\n{table}")
+                failures += 1
+            ours = tomek_rows(tomek, sql, ["--problem", problem])
+            theirs = [[norm(v) for v in r] for r in con.execute(sql).fetchall()]
+            polars = [[norm(v) for v in r] for r in ctx.execute(sql).collect().rows()]
+            for engine, rows in (("DuckDB", theirs), ("Polars", polars)):
+                if rows != ours:
+                    print(f"{engine} differs on {problem}'s {sql!r}:\n  tomek: {ours[:5]}\n"
+                          f"  {engine}: {rows[:5]}")
+                    failures += 1
+            print(f"{problem}: {' '.join(sql.split())[:70]}: {len(ours)} rows")
+    return failures
+
+
 def engines_example(readme):
     """The Python example of the section's DuckDB and Polars subsection, and its shown output."""
     text = open(readme, encoding="utf-8").read()
@@ -88,9 +158,9 @@ def norm(v):
     return str(v)
 
 
-def tomek_rows(tomek, sql):
+def tomek_rows(tomek, sql, options=()):
     out = subprocess.run(
-        [tomek, "query", "--quiet", "--format", "csv", sql],
+        [tomek, "query", "--quiet", "--format", "csv", *options, sql],
         check=True, capture_output=True, text=True,
     ).stdout
     rows = list(csv.reader(io.StringIO(out)))
@@ -165,6 +235,7 @@ def main():
                 print(f"{name} differs on {title!r}:\n  tomek: {ours[:5]}\n  {name}: {rows[:5]}")
                 failures += 1
         print(f"{title[:60]:<60} {len(ours):>5} {t_tomek:>7.2f}s {t_duck:>7.2f}s {t_polars:>7.2f}s")
+    failures += check_problem_questions(tomek, export, readme, duckdb, pl)
     print(f"{len(qs)} questions, {failures} differences")
     sys.exit(1 if failures else 0)
 

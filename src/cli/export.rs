@@ -1,8 +1,11 @@
+use super::problem::ProblemArg;
 use super::{GeometryArgs, SetupFilter};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tomek::output::{Format, Table, grouped};
-use tomek::sql::export;
+use tomek::problem::Problem;
+use tomek::sql::export::{self, Exported};
+use tomek::sql::family::FamilyColumn;
 use tomek::tictactoe::table::Column;
 
 #[derive(clap::Args, Debug)]
@@ -10,9 +13,14 @@ pub struct Args {
     /// The directory to write: one `setup=NAME/boards.parquet` per setup (Hive layout).
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
-    /// Columns to write (comma-separated names from `tomek query --schema`); all by default.
+    /// Columns to write (comma-separated names from `tomek query --schema`, with the same
+    /// --problem); all by default.
     #[arg(long, value_delimiter = ',', value_parser = parse_column)]
-    pub columns: Vec<Column>,
+    pub columns: Vec<String>,
+    /// With a problem other than Code Jam's, the table written is its `boards` table (`tomek
+    /// query --problem NAME --schema`), and the geometry is the problem's.
+    #[command(flatten)]
+    pub problem: ProblemArg,
     /// Replace an earlier export at DIR.
     #[arg(long)]
     pub force: bool,
@@ -25,30 +33,54 @@ pub struct Args {
     pub geometry: GeometryArgs,
 }
 
-fn parse_column(s: &str) -> Result<Column, String> {
-    Column::from_name(s.trim()).ok_or_else(|| {
-        let names: Vec<&str> = Column::ALL.iter().map(|c| c.name()).collect();
-        format!(
-            "`{s}` is not a column; the columns are {}",
-            names.join(", ")
-        )
-    })
+/// A column name of Code Jam's table or of a problem's; which table it must belong to is known
+/// once --problem is.
+fn parse_column(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if Column::from_name(s).is_some() || FamilyColumn::from_name(s).is_some() {
+        return Ok(s.to_string());
+    }
+    Err(not_a_column(s, Column::ALL.iter().map(|c| c.name())))
+}
+
+fn not_a_column<'a>(s: &str, names: impl Iterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.collect();
+    format!(
+        "`{s}` is not a column; the columns are {}",
+        names.join(", ")
+    )
+}
+
+/// The columns asked for among `all` (every one without --columns), each once, in the
+/// table's order.
+fn chosen<C: Copy + PartialEq>(
+    asked: &[String],
+    all: &[C],
+    name: impl Fn(C) -> &'static str,
+) -> anyhow::Result<Vec<C>> {
+    if asked.is_empty() {
+        return Ok(all.to_vec());
+    }
+    let mut columns = Vec::new();
+    for s in asked {
+        match all.iter().find(|&&c| name(c) == s) {
+            Some(&c) => columns.push(c),
+            None => anyhow::bail!(
+                "--columns: {}",
+                not_a_column(s, all.iter().map(|&c| name(c)))
+            ),
+        }
+    }
+    columns.sort_by_key(|c| all.iter().position(|x| x == c));
+    columns.dedup();
+    Ok(columns)
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let g = a.geometry.build()?;
-    let setups = a.setup.setups(&g)?;
-    let mut columns: Vec<Column> = if a.columns.is_empty() {
-        Column::ALL.to_vec()
-    } else {
-        a.columns.clone()
+    let (done, columns) = match a.problem.family()? {
+        None => export_tomek(&a)?,
+        Some(p) => export_problem(&a, &p)?,
     };
-    // Each column once, in the table's order.
-    columns.sort_by_key(|c| Column::ALL.iter().position(|x| x == c));
-    columns.dedup();
-    let pb = super::progress::bar(setups.len() as u64, "setups");
-    let done = export::export(&g, &setups, &columns, &a.output, a.force, |_| pb.inc(1))?;
-    pb.finish_and_clear();
     match a.format {
         Format::Json => outln!("{}", serde_json::to_string_pretty(&done)?),
         Format::Csv | Format::Table => {
@@ -76,7 +108,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                     "{}: {} rows, {} columns, {} files",
                     done.dir.display(),
                     grouped(done.rows() as u128),
-                    columns.len(),
+                    columns,
                     done.parts.len()
                 );
                 out!("{}", t.render());
@@ -84,4 +116,25 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Code Jam's table: what was written and the number of columns.
+fn export_tomek(a: &Args) -> anyhow::Result<(Exported, usize)> {
+    let g = a.geometry.build()?;
+    let setups = a.setup.setups(&g)?;
+    let columns = chosen(&a.columns, &Column::ALL, Column::name)?;
+    let pb = super::progress::bar(setups.len() as u64, "setups");
+    let done = export::export(&g, &setups, &columns, &a.output, a.force, |_| pb.inc(1))?;
+    pb.finish_and_clear();
+    Ok((done, columns.len()))
+}
+
+/// A problem's table: what was written and the number of columns.
+fn export_problem(a: &Args, p: &Problem) -> anyhow::Result<(Exported, usize)> {
+    let setups = a.setup.setups(&p.geometry)?;
+    let columns = chosen(&a.columns, &FamilyColumn::of(p), FamilyColumn::name)?;
+    let pb = super::progress::bar(setups.len() as u64, "setups");
+    let done = export::export_problem(p, &setups, &columns, &a.output, a.force, |_| pb.inc(1))?;
+    pb.finish_and_clear();
+    Ok((done, columns.len()))
 }

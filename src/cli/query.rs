@@ -1,3 +1,4 @@
+use super::problem::ProblemArg;
 use super::{GeometryArgs, SetupFilter};
 use anyhow::Context;
 use std::io::{self, Read, Write};
@@ -6,6 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tomek::output::{AtomicFile, Table};
+use tomek::problem::Problem;
 use tomek::sql::{self, Limits, Session, output};
 
 /// How `query` writes its result.
@@ -28,6 +30,11 @@ pub struct Args {
     /// reachable board) and `setups`; see --schema.
     #[arg(required_unless_present = "schema")]
     pub sql: Option<String>,
+    /// With a problem other than Code Jam's, `boards` holds every position of its input space
+    /// with the facts its rules read and its verdict (see --schema), and the geometry is the
+    /// problem's.
+    #[command(flatten)]
+    pub problem: ProblemArg,
     /// Print every table and column with its meaning, and stop.
     #[arg(long)]
     pub schema: bool,
@@ -80,13 +87,36 @@ impl Stdout {
     }
 }
 
-fn print_schema(format: QueryFormat) -> anyhow::Result<ExitCode> {
+fn print_schema(format: QueryFormat, problem: Option<&Problem>) -> anyhow::Result<ExitCode> {
     let mut t = Table::new(["table", "column", "type", "meaning"]);
-    for (table, column, ty, meaning) in sql::schema() {
-        t.push([table, column, &ty, meaning]);
+    match problem {
+        None => {
+            for (table, column, ty, meaning) in sql::schema() {
+                t.push([table, column, &ty, meaning]);
+            }
+        }
+        Some(p) => {
+            for (column, ty, meaning) in sql::problem_schema(p) {
+                t.push(["boards", column, &ty, &meaning]);
+            }
+        }
     }
     match format {
-        QueryFormat::Table => out!("{}", t.render()),
+        QueryFormat::Table => {
+            out!("{}", t.render());
+            if let Some(p) = problem {
+                let by = if p.geometry.joker {
+                    "verdict or t_square"
+                } else {
+                    "verdict"
+                };
+                outln!(
+                    "(no setups table for {}: boards holds its whole input space; group it by \
+                     {by})",
+                    p.name
+                );
+            }
+        }
         QueryFormat::Csv => out!("{}", t.csv()),
         QueryFormat::Json => {
             let rows: Vec<serde_json::Value> = t
@@ -104,8 +134,9 @@ fn print_schema(format: QueryFormat) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run(mut a: Args) -> anyhow::Result<ExitCode> {
+    let problem = a.problem.family()?;
     if a.schema {
-        return print_schema(a.format);
+        return print_schema(a.format, problem.as_ref());
     }
     let mut text = a.sql.take().unwrap_or_default();
     if text == "-" {
@@ -116,7 +147,8 @@ pub fn run(mut a: Args) -> anyhow::Result<ExitCode> {
             .context("reading the statement from standard input")?;
     }
     // A panic in the engine is a bug, but the user still gets a message and exit 2.
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(&a, &text))) {
+    let answer = || answer(&a, problem.as_ref(), &text);
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(answer)) {
         Ok(r) => r,
         Err(payload) => {
             let message = payload
@@ -129,11 +161,16 @@ pub fn run(mut a: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Runs the statement and writes its rows.
-fn answer(a: &Args, text: &str) -> anyhow::Result<ExitCode> {
-    let g = a.geometry.build()?;
-    let setups = a.setup.setups(&g)?;
-    let session = Session::new(&g, &setups, Limits { memory: a.memory })?;
+/// Runs the statement over Code Jam's tables, or `problem`'s, and writes its rows.
+fn answer(a: &Args, problem: Option<&Problem>, text: &str) -> anyhow::Result<ExitCode> {
+    let limits = Limits { memory: a.memory };
+    let session = match problem {
+        None => {
+            let g = a.geometry.build()?;
+            Session::new(&g, &a.setup.setups(&g)?, limits)?
+        }
+        Some(p) => Session::for_problem(p, &a.setup.setups(&p.geometry)?, limits)?,
+    };
     let mut rows = session.query(text)?;
     let closed = Arc::new(AtomicBool::new(false));
     let result = match (a.format, &a.output) {

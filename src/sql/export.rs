@@ -1,22 +1,29 @@
 //! The `boards` table as Parquet files in the Hive layout: one directory per setup,
 //! `DIR/setup=none/`, `DIR/setup=0/`, …, each holding one file. DuckDB, Polars, pyarrow and
 //! Spark read the directory as one table (with `setup` as a column from the paths), and so
-//! does any engine that reads a partitioned data set.
+//! does any engine that reads a partitioned data set. A problem of the family other than Code
+//! Jam's is exported the same way, its own `boards` table ([`export_problem`]).
 //!
 //! The directory is written whole or not at all: the files go to a temporary sibling that is
 //! renamed into place at the end.
 
 use crate::output::AtomicDir;
+use crate::problem::Problem;
+use crate::problem::facts::Values;
+use crate::sql::family::{self, FamilyColumn};
 use crate::sql::output::parquet_properties;
 use crate::sql::tables::{batch, boards_schema};
 use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::stats::setup_name;
 use crate::tictactoe::table::{Column, TableSpec};
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::parquet::arrow::ArrowWriter;
 use rayon::prelude::*;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The name of each setup's file inside its directory.
 pub const FILE_NAME: &str = "boards.parquet";
@@ -107,13 +114,63 @@ pub fn export(
     force: bool,
     done: impl Fn(u64) + Sync,
 ) -> Result<Exported, ExportError> {
+    let spec = TableSpec::new(g, columns);
+    let schema = boards_schema(columns);
+    write_setups(dir, force, setups, &schema, done, |t, write| {
+        for chunk in spec.setup(t) {
+            write(batch(&schema, columns, chunk).map_err(|e| e.to_string())?)?;
+        }
+        Ok(())
+    })
+}
+
+/// [`export`] for a problem of the family other than Code Jam's: `columns` of its `boards`
+/// table ([`family`]), one partition per setup (`setup=none` alone without a joker). The
+/// steps of a setup are computed a few at a time in parallel and written in order, so the
+/// rows held stay a few batches however large the input space.
+pub fn export_problem(
+    p: &Problem,
+    setups: &[u16],
+    columns: &[FamilyColumn],
+    dir: &Path,
+    force: bool,
+    done: impl Fn(u64) + Sync,
+) -> Result<Exported, ExportError> {
+    let schema = family::schema(columns);
+    let values = family::needs_values(p, columns).then(|| Mutex::new(Values::new()));
+    let window = rayon::current_num_threads().max(1);
+    write_setups(dir, force, setups, &schema, done, |t, write| {
+        for steps in family::steps(p, t).chunks(window) {
+            let batches = steps
+                .par_iter()
+                .map(|&step| {
+                    let rows = family::rows(p, step, values.as_ref())?;
+                    family::batch(p, &schema, columns, &rows).map_err(|e| e.to_string())
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            for b in batches.into_iter().filter(|b| b.num_rows() > 0) {
+                write(b)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Writes one file of `schema` per setup into `dir` (replaced only with `force`), its batches
+/// from `fill(t, write)`; the directory appears whole at the end or not at all.
+fn write_setups(
+    dir: &Path,
+    force: bool,
+    setups: &[u16],
+    schema: &SchemaRef,
+    done: impl Fn(u64) + Sync,
+    fill: impl Fn(u16, &mut dyn FnMut(RecordBatch) -> Result<(), String>) -> Result<(), String> + Sync,
+) -> Result<Exported, ExportError> {
     let replace = check_target(dir, force)?;
     let out = AtomicDir::create(dir, replace).map_err(|source| ExportError::Io {
         path: dir.to_path_buf(),
         source,
     })?;
-    let spec = TableSpec::new(g, columns);
-    let schema = boards_schema(columns);
     // Two setups at a time at most: each holds its rows until written, and the threads are
     // kept busy inside a setup as well.
     let parts = setups
@@ -140,11 +197,11 @@ pub fn export(
             )
             .map_err(|e| encode(&e))?;
             let mut rows = 0u64;
-            for chunk in spec.setup(t) {
-                rows += chunk.len as u64;
-                let b = batch(&schema, columns, chunk).map_err(|e| encode(&e))?;
-                writer.write(&b).map_err(|e| encode(&e))?;
-            }
+            fill(t, &mut |b: RecordBatch| {
+                rows += b.num_rows() as u64;
+                writer.write(&b).map_err(|e| e.to_string())
+            })
+            .map_err(|e| encode(&e))?;
             let file = writer
                 .into_inner()
                 .map_err(|e| encode(&e))?

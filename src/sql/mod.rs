@@ -1,7 +1,9 @@
 //! SQL over the state space, by Apache DataFusion: the tables `boards` (one row per reachable
 //! board) and `setups` (one row per setup), computed when a query reads them and only in the
 //! columns it reads; results as aligned text, CSV, JSON or Parquet; and the whole `boards`
-//! table exported as Parquet files in the Hive layout ([`export`]).
+//! table exported as Parquet files in the Hive layout ([`export`]). For a problem of the family
+//! other than Code Jam's, `boards` holds the problem's input space with its facts and verdicts
+//! instead ([`family`]).
 //!
 //! Only reading statements run: DDL, DML and session statements are refused before planning.
 //! So are statements too deep or too wide to plan in bounded time and stack: expressions nested
@@ -12,10 +14,12 @@
 //! query too large for the machine stops with the engine's message instead of swapping.
 
 pub mod export;
+pub mod family;
 pub mod output;
 pub mod runs;
 pub mod tables;
 
+use crate::problem::Problem;
 use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::table::Column;
 use datafusion::arrow::array::RecordBatch;
@@ -225,6 +229,30 @@ fn check_shape(statement: &DFStatement) -> Result<(), QueryError> {
 impl Session {
     /// A session whose `boards` and `setups` tables cover `setups` of geometry `g`.
     pub fn new(g: &Geometry, setups: &[u16], limits: Limits) -> Result<Session, QueryError> {
+        let session = Session::empty(limits)?;
+        session.ctx.add_optimizer_rule(Arc::new(runs::RunsRule));
+        session
+            .ctx
+            .register_table("boards", Arc::new(tables::BoardsTable::new(g, setups)))?;
+        session
+            .ctx
+            .register_table("setups", Arc::new(tables::SetupsTable::new(g, setups)))?;
+        Ok(session)
+    }
+
+    /// A session whose `boards` table is the input space of problem `p` (its `setups` alone:
+    /// `[0]` without a joker), with each position's facts and verdict. There is no `setups`
+    /// table: the counts by setup are a `GROUP BY t_square` of `boards`.
+    pub fn for_problem(p: &Problem, setups: &[u16], limits: Limits) -> Result<Session, QueryError> {
+        let session = Session::empty(limits)?;
+        session
+            .ctx
+            .register_table("boards", Arc::new(family::FamilyBoards::new(p, setups)))?;
+        Ok(session)
+    }
+
+    /// A session without tables.
+    fn empty(limits: Limits) -> Result<Session, QueryError> {
         let threads = rayon::current_num_threads().max(1);
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(threads)
@@ -243,9 +271,6 @@ impl Session {
             .with_target_partitions(threads)
             .with_information_schema(true);
         let ctx = SessionContext::new_with_config_rt(config, env);
-        ctx.add_optimizer_rule(Arc::new(runs::RunsRule));
-        ctx.register_table("boards", Arc::new(tables::BoardsTable::new(g, setups)))?;
-        ctx.register_table("setups", Arc::new(tables::SetupsTable::new(g, setups)))?;
         Ok(Session { runtime, ctx })
     }
 
@@ -299,15 +324,12 @@ impl Session {
 pub fn schema() -> Vec<(&'static str, &'static str, String, &'static str)> {
     let mut out = Vec::new();
     for c in Column::ALL {
-        let ty = match tables::data_type(c) {
-            datafusion::arrow::datatypes::DataType::Dictionary(..) => "text".to_string(),
-            datafusion::arrow::datatypes::DataType::Utf8 => "text".to_string(),
-            datafusion::arrow::datatypes::DataType::Int32 => "int".to_string(),
-            datafusion::arrow::datatypes::DataType::Int64 => "bigint".to_string(),
-            datafusion::arrow::datatypes::DataType::Boolean => "boolean".to_string(),
-            other => other.to_string(),
-        };
-        out.push(("boards", c.name(), ty, c.meaning()));
+        out.push((
+            "boards",
+            c.name(),
+            sql_type(&tables::data_type(c)),
+            c.meaning(),
+        ));
     }
     for (name, meaning) in tables::SETUP_COLUMNS {
         let ty = match name {
@@ -318,4 +340,25 @@ pub fn schema() -> Vec<(&'static str, &'static str, String, &'static str)> {
         out.push(("setups", name, ty.to_string(), meaning));
     }
     out
+}
+
+/// The columns of problem `p`'s `boards` table with their SQL types and meanings:
+/// `(column, type, meaning)`.
+pub fn problem_schema(p: &Problem) -> Vec<(&'static str, String, String)> {
+    family::FamilyColumn::of(p)
+        .into_iter()
+        .map(|c| (c.name(), sql_type(&c.data_type()), c.meaning(p)))
+        .collect()
+}
+
+/// An Arrow type as `--schema` names it in SQL's words.
+fn sql_type(t: &datafusion::arrow::datatypes::DataType) -> String {
+    use datafusion::arrow::datatypes::DataType;
+    match t {
+        DataType::Dictionary(..) | DataType::Utf8 => "text".to_string(),
+        DataType::Int32 => "int".to_string(),
+        DataType::Int64 => "bigint".to_string(),
+        DataType::Boolean => "boolean".to_string(),
+        other => other.to_string(),
+    }
 }

@@ -28,6 +28,8 @@ mod plots;
 mod problems;
 #[cfg(feature = "sql")]
 mod query;
+#[cfg(feature = "sql")]
+mod query_problem;
 mod solve_cli;
 mod validate_cli;
 #[cfg(feature = "web")]
