@@ -5,12 +5,15 @@
 //! The judge programs are C++17 with the standard library only, built from templates under
 //! `assets/family/`: a block of constants written from the description (board, symbols,
 //! layout, datasets, verdict rules), the board's rules shared by every program (`core.cpp`),
-//! then the program's own part. The input validator (`validate.cpp`) reads the layout to the
-//! letter, as [`crate::problem::layout::read`] does in strict mode; the reference solution
-//! (`solution.cpp`) computes the facts the rules read and answers with the first rule that
-//! holds; each wrong solution is the reference with one bug of the catalogue
-//! ([`crate::problem::mutants::Mutant`]) put in (`wrong.patch`), and only those that fail on
-//! the data go in the package, each with the files it fails.
+//! then the program's own part. The input validator reads the layout to the letter
+//! (`read.cpp`), as [`crate::problem::layout::read`] does in strict mode, and answers in the
+//! Kattis convention (`validate.cpp`) or, for Polygon, through testlib
+//! (`polygon_validate.cpp`); the reference solution (`solution.cpp`) computes the facts the
+//! rules read and answers with the first rule that holds; each wrong solution is the
+//! reference with one bug of the catalogue ([`crate::problem::mutants::Mutant`]) put in
+//! (`wrong.patch`), and only those that fail on the data go in the package, each with the
+//! files it fails. Polygon's checker (`polygon_check.cpp`, testlib) compares the output's
+//! words with the answer's, as the other formats' default output validator does.
 
 use super::format::{Case, Invalid, Submission, Timing, Verdict};
 use super::nearmiss::OutputCase;
@@ -21,13 +24,18 @@ use crate::problem::sample::{Profile, draw};
 use crate::problem::{BoardLayout, Cases, Dataset, InputSpace, Problem, Separator, judge};
 use crate::tictactoe::board::Board;
 use crate::tictactoe::codejam::Strictness;
-use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// The board's rules shared by the validator and the solutions.
 pub const CORE_CPP: &str = include_str!("assets/family/core.cpp");
-/// The validator's own part.
+/// Reading an input to the letter of the layout, shared by both validators.
+pub const READ_CPP: &str = include_str!("assets/family/read.cpp");
+/// The Kattis validator's own part.
 pub const VALIDATE_CPP: &str = include_str!("assets/family/validate.cpp");
+/// The Polygon validator's own part (testlib).
+pub const POLYGON_VALIDATE_CPP: &str = include_str!("assets/family/polygon_validate.cpp");
+/// The Polygon checker, the same for every problem (testlib).
+pub const POLYGON_CHECK_CPP: &str = include_str!("assets/family/polygon_check.cpp");
 /// The reference solution's own part.
 pub const SOLUTION_CPP: &str = include_str!("assets/family/solution.cpp");
 /// The catalogue of wrong solutions as changes to the reference solution.
@@ -99,8 +107,9 @@ fn widest(p: &Problem) -> &Dataset {
 }
 
 /// The constants of a program, written from the description, with the program's purpose on
-/// top. `rules` adds the verdicts (the solutions read them, the validator does not).
-fn header(p: &Problem, what: &str, rules: bool) -> String {
+/// top. `rules` adds the verdicts (the solutions read them, the validators do not); `local`
+/// is the program's own include lines after the standard library's (testlib for Polygon's).
+fn header(p: &Problem, what: &str, rules: bool, local: &str) -> String {
     let g = &p.geometry;
     let s = &p.symbols;
     let mut h = format!(
@@ -114,7 +123,7 @@ fn header(p: &Problem, what: &str, rules: bool) -> String {
          #include <string>\n\
          #include <unordered_map>\n\
          #include <vector>\n\
-         \n\
+         {local}\n\
          // ---- The problem, from its description ----\n\
          const int kRows = {rows}, kCols = {cols}, kLine = {line};\n\
          const bool kJoker = {joker};\n\
@@ -225,13 +234,40 @@ fn header(p: &Problem, what: &str, rules: bool) -> String {
 pub fn validator(p: &Problem) -> String {
     let what = "input validator (exit 42 when standard input is a valid input, 43 with the \
                 reason on standard error when not)";
-    format!("{}{CORE_CPP}\n{VALIDATE_CPP}", header(p, what, false))
+    format!(
+        "{}{CORE_CPP}\n{READ_CPP}\n{VALIDATE_CPP}",
+        header(p, what, false, "")
+    )
+}
+
+/// The input validator in Polygon's convention, written against testlib (exit 0 when the
+/// input is valid, testlib's failure with the line, the case and the reason when not): the
+/// layout read by the same code as [`validator`]'s.
+pub fn polygon_validator(p: &Problem) -> String {
+    let what = "input validator in Polygon's convention, written against testlib (exit 0 \
+                when standard input is a valid input, testlib's failure with the reason when not)";
+    format!(
+        "{}{CORE_CPP}\n{READ_CPP}\n{POLYGON_VALIDATE_CPP}",
+        header(p, what, false, "\n#include \"testlib.h\"\n")
+    )
+}
+
+/// The output checker in Polygon's convention, written against testlib. It reads no constant
+/// of the description: the answer file says what each case must hold.
+pub fn polygon_checker(p: &Problem) -> String {
+    format!(
+        "// {}: output checker in Polygon's convention, written against testlib.\n\
+         // Generated by tomek for the problem's description ({}).\n\
+         //\n\
+         {POLYGON_CHECK_CPP}",
+        p.title, p.origin
+    )
 }
 
 /// The reference solution.
 pub fn solution(p: &Problem) -> String {
     let what = "reference solution (the input on standard input, the answers on standard output)";
-    format!("{}{CORE_CPP}\n{SOLUTION_CPP}", header(p, what, true))
+    format!("{}{CORE_CPP}\n{SOLUTION_CPP}", header(p, what, true, ""))
 }
 
 /// One wrong solution of the catalogue: the reference with the mutant's changes, labelled.
@@ -961,8 +997,8 @@ pub fn problem(p: &Problem, seed: u64) -> Result<super::format::Problem, Package
         cases,
         invalid_inputs,
         outputs,
-        polygon_validator: Cow::Borrowed(""),
-        polygon_checker: Cow::Borrowed(""),
+        polygon_validator: polygon_validator(p).into(),
+        polygon_checker: polygon_checker(p).into(),
         submissions,
         independent: Vec::new(),
         // The C++ programs answer a file of the largest dataset in milliseconds; a second
