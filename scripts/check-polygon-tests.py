@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Runs a Polygon package's validator and checker on their own tests, as Polygon does.
 
-Usage: scripts/check-polygon-tests.py PACKAGE_DIR VALIDATOR CHECKER
+Usage: scripts/check-polygon-tests.py PACKAGE_DIR VALIDATOR CHECKER [ANSWER...]
 
 VALIDATOR and CHECKER are the package's files/validate.cpp and files/check.cpp, compiled
-against a testlib.h. The validator reads standard input and exits 0 when the input is valid
+against a testlib.h. ANSWER...: for a problem of the family (tomek package --problem), the
+answers its description names (its [[verdict]] answers), the status words a line of its
+answers ends with; Tic-Tac-Toe-Tomek and Four in a row need none. The validator reads standard input and exits 0 when the input is valid
 (testlib's convention). The checker is run the way the Kattis and DOMjudge judges run an output
 validator, `CHECKER input answer feedback_dir < output`, exit 42 accepted and 43 rejected (the
 testlib.h that p2d ships builds checkers for that convention, and so do the judges that p2d
@@ -23,9 +25,9 @@ a CR before its end, a space after or before it, a space doubled or made a tab, 
 its end, the line cut in half, repeated, removed, or an empty line before it; and over the
 whole file CRLF line ends, no final newline, the second half missing, an empty line or junk
 bytes after the end, and no output. The right verdict comes from the rule the package states,
-not from the checker: for Tic-Tac-Toe-Tomek the output's words must be the answer's, with
-their case, whatever the whitespace; for Four in a row the output must be the answer byte for
-byte.
+not from the checker: for Tic-Tac-Toe-Tomek and the family the output's words must be the
+answer's, with their case, whatever the whitespace; for Four in a row the output must be the
+answer byte for byte.
 
 Prints one summary line per part and exits 0, or prints every disagreement and exits 1.
 """
@@ -95,11 +97,19 @@ def right(rule, answer, output):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) < 4:
         sys.stderr.write(__doc__)
         return 2
-    pkg, validator, checker = sys.argv[1:]
+    pkg, validator, checker = sys.argv[1:4]
     root = ET.parse(os.path.join(pkg, "problem.xml")).getroot()
+    if len(sys.argv) > 4:
+        rule, statuses = "words", [a.encode() for a in sys.argv[4:]]
+    elif root.attrib["short-name"] in RULES:
+        rule, statuses = RULES[root.attrib["short-name"]]
+    else:
+        sys.stderr.write("check-polygon-tests: %s: no rule for %s; name its answers\n"
+                         % (pkg, root.attrib["short-name"]))
+        return 2
     wrong = []
 
     def valid(path):
@@ -133,7 +143,6 @@ def main():
             expected = 42 if verdict == "ok" else 43
             if code != expected:
                 wrong.append("checker test %d: exit %d, %s expected" % (i, code, verdict))
-    rule, statuses = RULES[root.attrib["short-name"]]
     proved = {"accept": 0, "reject": 0}
     used = []
     with tempfile.TemporaryDirectory() as feedback:

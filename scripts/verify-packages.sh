@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds both problem packages in every format and has outside tools verify them, as judges
-# would (and the packages of three problems of the family, FAMILY below, in the legacy, 2025-09
-# and DOMjudge formats): the legacy packages with Kattis problemtools (below), the 2025-09 ones with BAPCtools
-# (verify_2025_09), the Polygon ones converted by p2d and then problemtools (polygon), the
+# would (and the packages of every built-in problem of the family, FAMILY below, in every
+# format too): the legacy packages with Kattis problemtools (below), the 2025-09 ones with
+# BAPCtools (verify_2025_09), the Polygon ones converted by p2d and then problemtools (polygon), the
 # DOMjudge ZIPs against the import's layout (domjudge), and the validators over every reachable
 # Tomek board and every near miss (validators).
 #
@@ -174,13 +174,22 @@ legacy() {
 }
 
 # The family's packages (tomek package --problem), whose judge programs are generated from the
-# descriptions: one of one case per file (cf3c), one of many cases with empty lines between
-# them (toe1), one answered by perfect play (perfect-play).
-FAMILY=(cf3c toe1 perfect-play)
+# descriptions: every built-in but Code Jam's (which has the packages above). One case per
+# file (cf3c), a count and empty lines between the cases (toe1), a terminator line and the rows
+# on one line (toe2), a count and an empty line after each case (ccc-hk-2008-j4), answers by
+# perfect play (perfect-play).
+FAMILY=(cf3c toe1 toe2 ccc-hk-2008-j4 perfect-play)
 
 # The short name of a family problem, its package directory's name.
 family_dir() {
     echo "${1//[^a-z0-9]/}"
+}
+
+# The answers a family problem's description names, one a line: the status words that
+# check-polygon-tests.py varies in the answers.
+family_answers() {
+    "$TOMEK" problem show "$1" | python3 -c 'import sys, tomllib
+print("\n".join(v["answer"] for v in tomllib.loads(sys.stdin.read())["verdict"]))'
 }
 
 family_legacy() {
@@ -253,7 +262,10 @@ testlib_path() {
 #    and answers in the Kattis convention (42). The checker is p2d's: it copies files/check.cpp
 #    with its testlib.h as the custom output validator.
 # 3. problemtools' verifyproblem judges the result, with the programs written apart from the
-#    packages added: 0 errors, every accepted AC, every wrong_answer WA.
+#    packages added (Tomek's and Four in a row's): 0 errors, every accepted AC, every
+#    wrong_answer WA.
+# The family's Polygon packages (FAMILY) go the same way; their checker is proved by the words
+# rule on the answers their descriptions name.
 polygon() {
     install_p2d
     install_problemtools
@@ -264,14 +276,22 @@ polygon() {
     mkdir -p "$OUT/polygon/kattis"
     "$TOMEK" package --format polygon -o "$OUT/polygon/tomek"
     "$TOMEK" fourow package --format polygon -o "$OUT/polygon/fourow"
-    local name short dir kattis
-    for name in tomek fourow; do
+    local name short dir kattis answers=()
+    for name in "${FAMILY[@]}"; do
+        "$TOMEK" package --problem "$name" --format polygon -o "$OUT/polygon/$(family_dir "$name")" >/dev/null
+    done
+    for name in tomek fourow "${FAMILY[@]}"; do
+        answers=()
+        if [[ "$name" != tomek && "$name" != fourow ]]; then
+            mapfile -t answers < <(family_answers "$name")
+            name="$(family_dir "$name")"
+        fi
         dir="$OUT/polygon/$name"
         short="$(python3 -c 'import sys, xml.etree.ElementTree as E; print(E.parse(sys.argv[1]).getroot().attrib["short-name"])' "$dir/problem.xml")"
         cp "$testlib" "$dir/files/testlib.h"
         g++ -O2 -std=gnu++17 -o "$dir.validate" "$dir/files/validate.cpp"
         g++ -O2 -std=gnu++17 -o "$dir.check" "$dir/files/check.cpp"
-        python3 "$ROOT/scripts/check-polygon-tests.py" "$dir" "$dir.validate" "$dir.check"
+        python3 "$ROOT/scripts/check-polygon-tests.py" "$dir" "$dir.validate" "$dir.check" "${answers[@]}"
         echo "== p2d $name -> $short"
         "$P2D_VENV/bin/p2d" --code "$short" --yes -o "$OUT/polygon/$short.zip" "$dir" >"$dir.p2d.log" 2>&1 || {
             cat "$dir.p2d.log" >&2
@@ -299,6 +319,11 @@ EOF
     verify tictactoetomek "$OUT/polygon/kattis/tictactoetomek"
     verify fourinarow "$OUT/polygon/kattis/fourinarow"
     echo "verify-packages: both Polygon packages converted by p2d and verified by problemtools: 0 errors, every accepted AC, every wrong_answer WA"
+    for name in "${FAMILY[@]}"; do
+        short="$(family_dir "$name")"
+        verify "$short" "$OUT/polygon/kattis/$short"
+    done
+    echo "verify-packages: the family's Polygon packages (${FAMILY[*]}) converted by p2d and verified by problemtools: 0 errors, every accepted AC, every wrong_answer WA"
 }
 
 # The validator proofs in full: the C++ Tomek validator and the Polygon one (built against

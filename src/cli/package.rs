@@ -48,8 +48,8 @@ pub struct Args {
           value_parser = super::number::<u64>(1, Some(package::tictactoe::MAX_CASES)))]
     pub large_cases: u64,
     /// Package another problem of the family: its data drawn within its datasets' bounds, its
-    /// validator and solutions generated from its description (legacy, 2025-09 and domjudge;
-    /// --large-cases is Code Jam's alone).
+    /// validator and solutions generated from its description (every format; --large-cases is
+    /// Code Jam's alone).
     #[command(flatten)]
     pub problem: super::problem::ProblemArg,
 }
@@ -70,13 +70,6 @@ pub struct FourowArgs {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = args.problem.family()? {
-        // Polygon needs testlib programs, which the family's generated judge does not have yet.
-        if args.target.format == Format::Polygon {
-            anyhow::bail!(
-                "the family's packages come as legacy, 2025-09 or domjudge; polygon is Code Jam's \
-                 and Four in a row's only"
-            );
-        }
         // The family's files take their sizes from the datasets' bounds.
         if args.large_cases != package::tictactoe::DEFAULT_LARGE_CASES {
             anyhow::bail!(

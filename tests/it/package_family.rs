@@ -3,7 +3,9 @@
 //! 3×3 built-in: the validator accepts every file of the package and every grid of the input
 //! space, and rejects the grids outside it and the near misses; the reference solution answers
 //! every data file as `tomek solve --problem` does; each wrong solution fails exactly the files
-//! the package says it fails.
+//! the package says it fails. The Polygon package's testlib programs are held to the same
+//! verdicts when a testlib.h is at hand ([`testlib`]): the validator on the files and the near
+//! misses, the checker on the reference answers and every wrong solution's outputs.
 //!
 //! The validator judges every grid, thousands of inputs: a small driver (below) calls its
 //! `validate` on each in one process rather than starting a process each time.
@@ -162,8 +164,97 @@ fn words(b: &[u8]) -> Vec<&[u8]> {
         .collect()
 }
 
-/// Everything the test asks of one built-in's package.
-fn check_problem(name: &str) {
+/// The testlib.h the Polygon programs are built against: the file `TOMEK_TESTLIB` names, else
+/// the one in p2d's wheel where `scripts/verify-packages.sh` installs p2d (`p2d-venv` under
+/// `TOMEK_TOOLS`, else under `target/`). `None` when there is none: no registry ships testlib
+/// on its own, and the tests download nothing.
+fn testlib() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("TOMEK_TESTLIB") {
+        let path = PathBuf::from(path);
+        assert!(
+            path.is_file(),
+            "TOMEK_TESTLIB: {} is not a file",
+            path.display()
+        );
+        return Some(path);
+    }
+    let tools = std::env::var_os("TOMEK_TOOLS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    std::fs::read_dir(tools.join("p2d-venv/lib"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join("site-packages/p2d/testlib/testlib.h"))
+        .find(|p| p.is_file())
+}
+
+/// Compiles a Polygon program against `testlib` (copied beside it as `testlib.h`).
+fn gxx_testlib(dir: &Path, testlib: &Path, out: &str, source: &str) -> PathBuf {
+    std::fs::copy(testlib, dir.join("testlib.h")).unwrap();
+    gxx(dir, out, &[(&format!("{out}.cpp"), source)], &[])
+}
+
+/// What the Polygon programs are held to, gathered by [`check_problem`] from the other
+/// programs' verdicts.
+struct PolygonProof<'a> {
+    /// Inputs every validator accepts.
+    valid: Vec<&'a [u8]>,
+    /// Inputs every validator rejects, by name.
+    invalid: Vec<(&'a str, &'a [u8])>,
+    /// Outputs to judge: the case's index in the package and the output.
+    outputs: Vec<(usize, Vec<u8>)>,
+}
+
+/// The Polygon validator accepts every valid input and rejects every invalid one (testlib's
+/// convention: exit 0 when valid); the checker, built against p2d's testlib.h, which gives
+/// checkers the Kattis convention (`check input answer feedback_dir < output`, exit 42 or 43),
+/// accepts exactly the outputs whose words are the answer's.
+fn check_polygon(name: &str, pkg: &Package, dir: &Path, testlib: &Path, proof: &PolygonProof) {
+    let validator = gxx_testlib(dir, testlib, "polygon_validate", &pkg.polygon_validator);
+    for input in &proof.valid {
+        let (code, _) = run_with(&validator, &[], input);
+        assert_eq!(
+            code, 0,
+            "{name}: the Polygon validator rejects a valid input"
+        );
+    }
+    for (kind, input) in &proof.invalid {
+        let (code, _) = run_with(&validator, &[], input);
+        assert!(
+            code > 0,
+            "{name}: the Polygon validator accepts the near miss {kind} (exit {code})"
+        );
+    }
+    let checker = gxx_testlib(dir, testlib, "polygon_check", &pkg.polygon_checker);
+    let feedback = dir.join("feedback");
+    std::fs::create_dir_all(&feedback).unwrap();
+    let (mut accepted, mut rejected) = (0, 0);
+    for (i, output) in &proof.outputs {
+        let c = &pkg.cases[*i];
+        let (input, answer) = (dir.join("check.in"), dir.join("check.ans"));
+        std::fs::write(&input, &c.input).unwrap();
+        std::fs::write(&answer, &c.answer).unwrap();
+        let args = [input.as_path(), answer.as_path(), feedback.as_path()].map(Path::as_os_str);
+        let (code, _) = crate::package::run(Command::new(&checker).args(args), output);
+        let right = words(output) == words(&c.answer);
+        assert_eq!(
+            code,
+            if right { 42 } else { 43 },
+            "{name}: the Polygon checker on an output of {}",
+            c.path()
+        );
+        if right {
+            accepted += 1;
+        } else {
+            rejected += 1;
+        }
+    }
+    assert!(accepted >= pkg.cases.len() && rejected > 0, "{name}");
+}
+
+/// Everything the test asks of one built-in's package; the Polygon programs too when
+/// `testlib` is given.
+fn check_problem(name: &str, testlib: Option<&Path>) {
     let p = Problem::builtin(name).unwrap();
     let pkg: Package = family::problem(&p, SEED).unwrap();
     let dir = scratch(name);
@@ -232,6 +323,13 @@ fn check_problem(name: &str) {
     let mut extra = sample.clone();
     extra.extend_from_slice(b"\n");
     misses.push(("extra-empty-line".to_string(), extra));
+    // Grids outside the input space as one-case files, for the Polygon validator, which
+    // starts a process for each input: the first few.
+    let few_outside: Vec<(String, Vec<u8>)> = outside
+        .iter()
+        .take(8)
+        .map(|t| ("outside-the-space".to_string(), t.clone()))
+        .collect();
     let inputs: Vec<Vec<u8>> = misses.iter().map(|(_, v)| v.clone()).collect();
     for ((kind, input), code) in misses.iter().zip(validate_all(&driver, &inputs)) {
         assert!(
@@ -279,33 +377,71 @@ fn check_problem(name: &str) {
         pkg.submissions.len() >= 4,
         "{name}: too few wrong solutions"
     );
+    // The outputs the Polygon checker judges: every answer, the package's own outputs of the
+    // sample (which say their verdict) and every output of every wrong solution below.
+    let mut outputs: Vec<(usize, Vec<u8>)> = (0..pkg.cases.len())
+        .map(|k| (k, pkg.cases[k].answer.clone()))
+        .collect();
+    for o in &pkg.outputs {
+        assert_eq!(o.input, pkg.cases[0].input, "{name}: {}", o.name);
+        assert_eq!(
+            o.accepted,
+            words(&o.output) == words(&pkg.cases[0].answer),
+            "{name}: {}",
+            o.name
+        );
+        outputs.push((0, o.output.clone()));
+    }
     for (i, s) in pkg.submissions.iter().enumerate().skip(1) {
         assert_eq!(s.verdict, Verdict::WrongAnswer);
         assert!(!s.fails_on.is_empty());
         let mut failed = Vec::new();
-        for c in &pkg.cases {
+        for (k, c) in pkg.cases.iter().enumerate() {
             let (code, out) = run_program(i, &c.input);
             if code != 0 || words(&out) != words(&c.answer) {
                 failed.push(c.path());
             }
+            outputs.push((k, out));
         }
         assert_eq!(failed, s.fails_on, "{name}: {} fails elsewhere", s.file);
+    }
+
+    if let Some(testlib) = testlib {
+        let proof = PolygonProof {
+            valid: pkg.cases.iter().map(|c| c.input.as_slice()).collect(),
+            invalid: misses
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_slice()))
+                .chain(few_outside.iter().map(|(n, v)| (n.as_str(), v.as_slice())))
+                .collect(),
+            outputs,
+        };
+        check_polygon(name, &pkg, &dir, testlib, &proof);
     }
 }
 
 #[test]
 fn package_family_judge_programs_hold_to_tomek_on_every_builtin() {
+    let testlib = testlib();
+    match &testlib {
+        Some(t) => println!("the Polygon programs built against {}", t.display()),
+        None => println!(
+            "no testlib.h (TOMEK_TESTLIB, or p2d's wheel from scripts/verify-packages.sh \
+             polygon): the Polygon programs are left to scripts/verify-packages.sh polygon"
+        ),
+    }
     std::thread::scope(|s| {
         for name in BUILTINS {
-            s.spawn(move || check_problem(name));
+            let testlib = testlib.as_deref();
+            s.spawn(move || check_problem(name, testlib));
         }
     });
 }
 
 #[test]
-fn package_family_cli_writes_every_format_but_polygon() {
+fn package_family_cli_writes_every_format() {
     let dir = scratch("cli");
-    for format in ["legacy", "2025-09", "domjudge"] {
+    for format in ["legacy", "2025-09", "domjudge", "polygon"] {
         let out = dir.join(format!("toe{}", format.replace('-', "")));
         let _ = std::fs::remove_dir_all(&out);
         tomek()
@@ -321,6 +457,14 @@ fn package_family_cli_writes_every_format_but_polygon() {
             .arg(&out)
             .assert()
             .success();
+        if format == "polygon" {
+            assert!(out.join("problem.xml").is_file());
+            assert!(out.join("solutions/solution.cpp").is_file());
+            assert!(out.join("files/validate.cpp").is_file());
+            assert!(out.join("files/check.cpp").is_file());
+            assert!(out.join("statement-sections/english/legend.tex").is_file());
+            continue;
+        }
         assert!(out.join("problem.yaml").is_file(), "{format}");
         assert!(out.join("submissions/accepted/solution.cpp").is_file());
         assert!(out.join("input_validators/validate.cpp").is_file());
@@ -338,9 +482,8 @@ fn package_family_cli_writes_every_format_but_polygon() {
     for (path, bytes) in &pkg.files {
         assert_eq!(&std::fs::read(legacy.join(path)).unwrap(), bytes, "{path}");
     }
-    // Polygon is not there yet, a wrong name and Code Jam's --large-cases are errors: exit 2.
+    // A wrong name and Code Jam's --large-cases are errors: exit 2.
     for args in [
-        ["--problem", "toe1", "--format", "polygon"],
         ["--problem", "nosuch", "--format", "legacy"],
         ["--problem", "toe1", "--large-cases", "7"],
     ] {

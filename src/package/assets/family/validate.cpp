@@ -1,123 +1,15 @@
-// ---- Reading the input to the letter of the layout ----
-
-std::vector<std::string> gText;  // the input's lines, without their newlines
-size_t gAt = 0;                  // the next line to read
-long long gCase = 0;             // the case being read (0 before the first)
-
-// Thrown by reject, caught by validate: an input found invalid.
-struct Rejected {};
-
-[[noreturn]] void reject(const std::string& why) {
-    std::fprintf(stderr, "line %zu", gAt);
-    if (gCase > 0) std::fprintf(stderr, ", case %lld", gCase);
-    std::fprintf(stderr, ": %s\n", why.c_str());
-    throw Rejected();
-}
-
-const std::string& next_line(const char* what) {
-    if (gAt >= gText.size()) {
-        ++gAt;
-        reject(std::string("the input ends where ") + what + " should be");
-    }
-    return gText[gAt++];
-}
-
-void empty_line() {
-    if (!next_line("an empty line").empty()) reject("an empty line is expected here");
-}
-
-Board read_board() {
-    Board b = {0, 0, 0};
-    const int width = kRowLines == 1 ? kRows * kCols : kCols;
-    for (int r = 0; r < kRowLines; ++r) {
-        const std::string& row = next_line("a row of the board");
-        if ((int)row.size() != width) {
-            reject("a row of " + std::to_string(width) + " symbols is expected, not " +
-                   std::to_string(row.size()) + " characters");
-        }
-        for (int c = 0; c < width; ++c) {
-            const char ch = row[c];
-            const Mask bit = 1u << (r * width + c);
-            if (ch == kFirst) {
-                b.x |= bit;
-            } else if (ch == kSecond) {
-                b.o |= bit;
-            } else if (ch == kEmpty) {
-            } else if (kJoker && ch == kJokerSymbol) {
-                if (b.t != 0) reject("a second joker on the board");
-                b.t = bit;
-            } else {
-                reject("column " + std::to_string(c + 1) + " holds a character that is not a symbol of the board");
-            }
-        }
-    }
-    return b;
-}
+// ---- The input validator, in the Kattis convention ----
 
 // Checks one whole input (build_lines first): 42 when it is valid, 43 with the reason on
 // standard error when not. A function of its own, so that a test can call it on many inputs.
-int validate(const std::string& text) try {
-    gText.clear();
-    gAt = 0;
-    gCase = 0;
-    if (!text.empty() && text.back() != '\n') reject("no newline at the end of the input");
-    size_t start = 0;
-    while (start < text.size()) {
-        const size_t end = text.find('\n', start);
-        gText.push_back(text.substr(start, end - start));
-        start = end + 1;
+int validate(const std::string& text) {
+    try {
+        read_input(text);
+        return 42;
+    } catch (const Rejected& r) {
+        std::fprintf(stderr, "%s\n", r.why.c_str());
+        return 43;
     }
-    for (size_t i = 0; i < gText.size(); ++i) {
-        const std::string& l = gText[i];
-        gAt = i + 1;
-        if (!l.empty() && l.back() == '\r') reject("a CR before the newline (LF endings only)");
-        if (!l.empty() && (l.back() == ' ' || l.back() == '\t')) reject("blanks at the end of the line");
-    }
-    gAt = 0;
-    long long count = -1;
-    if (kCases == kCount) {
-        const std::string& l = next_line("the number of cases");
-        bool digits = !l.empty() && l.size() <= 18 && !(l.size() > 1 && l[0] == '0');
-        for (char c : l) digits = digits && c >= '0' && c <= '9';
-        if (!digits) reject("the number of cases is expected, digits without a leading zero");
-        count = std::atoll(l.c_str());
-    } else if (kCases == kSingle) {
-        count = 1;
-    }
-    long long cases = 0;
-    for (;;) {
-        if (count >= 0 && cases == count) break;
-        gCase = cases + 1;
-        if (kCases == kUntil) {
-            if (gAt < gText.size() && gText[gAt] == kTerminator) {
-                ++gAt;
-                break;
-            }
-            if (gAt >= gText.size()) reject(std::string("no `") + kTerminator + "` line at the end");
-        }
-        if (kBlank == kBetween && gCase > 1) empty_line();
-        const size_t board_line = gAt;
-        const Board b = read_board();
-        if (kReachableOnly) {
-            if (const char* why = unreachable(b)) {
-                gAt = board_line + 1;
-                reject(std::string("the board cannot arise in play: ") + why);
-            }
-        }
-        if (kBlank == kAfter) empty_line();
-        ++cases;
-    }
-    gCase = 0;
-    if (gAt < gText.size()) {
-        ++gAt;
-        reject("text after the last case");
-    }
-    bool fits = false;
-    for (const auto& d : kDatasets) fits = fits || (d[0] <= cases && cases <= d[1]);
-    if (!fits) reject(std::to_string(cases) + " cases fit no dataset's bounds");
-    return 42;
-} catch (const Rejected&) {
-    return 43;
 }
 
 int main() {
