@@ -25,7 +25,8 @@ fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check selenium
 tomek="${TOMEK_BIN:-}"
 if [ -z "$tomek" ]; then
-    cargo build --release --quiet
+    # The web server is a feature of its own, not in the default build.
+    cargo build --release --quiet --features web
     tomek=target/release/tomek
 fi
 mkdir -p generated
