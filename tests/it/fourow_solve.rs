@@ -164,6 +164,58 @@ fn random_positions_of_small_boards_score_as_plain_minimax_says() {
     }
 }
 
+/// The follow-up bounds (`Board::follow_up_bound`) never claim less than the plain minimax
+/// finds, on every window limit, and the rules for odd columns take part: with an even number
+/// of empty cells and some odd columns, and with an odd number (the zugzwang of a threat in an
+/// odd column).
+#[test]
+fn follow_up_bounds_hold_against_plain_minimax() {
+    let mut rng = ChaCha8Rng::seed_from_u64(46);
+    let (mut even_with_odd_columns, mut odd_empty) = (0, 0);
+    for (cols, rows, stones) in [(5, 4, 9), (4, 5, 9), (6, 4, 12), (5, 5, 14), (4, 6, 12)] {
+        let shape = shape(cols, rows);
+        let mut memo = HashMap::new();
+        for _ in 0..300 {
+            for extra in 0..2 {
+                let moves = random_open_game(&mut rng, shape, stones + extra);
+                let b = parse_moves(&moves, shape).expect("legal");
+                if b.can_win_now() {
+                    continue;
+                }
+                let exact =
+                    Grid::from_moves(&moves, cols as usize, rows as usize).minimax(Some(&mut memo));
+                let empty = shape.area() - b.moves();
+                let odd_columns = (0..cols).any(|c| {
+                    let height = (0..rows).take_while(|&r| b.mask() & shape.cell(c, r) != 0);
+                    (rows - height.count() as u32) % 2 == 1
+                });
+                for limit in -4..=2 {
+                    let Some(bound) = b.follow_up_bound(limit) else {
+                        continue;
+                    };
+                    assert!(
+                        bound <= limit,
+                        "{cols}×{rows} `{moves}`: {bound} over {limit}"
+                    );
+                    assert!(
+                        exact <= bound,
+                        "{cols}×{rows} `{moves}`: scores {exact}, bounded by {bound}"
+                    );
+                    if empty % 2 == 1 {
+                        odd_empty += 1;
+                    } else if odd_columns {
+                        even_with_odd_columns += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        even_with_odd_columns > 50 && odd_empty > 50,
+        "{even_with_odd_columns} and {odd_empty} bounds from odd columns"
+    );
+}
+
 #[test]
 fn random_7x6_end_positions_score_as_plain_minimax_says() {
     let mut rng = ChaCha8Rng::seed_from_u64(42);

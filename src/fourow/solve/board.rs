@@ -76,6 +76,16 @@ impl Shape {
         })
     }
 
+    /// The rows of the first player's parity (see [`Board::follow_up_bound`]).
+    pub const fn first_rows(self) -> u64 {
+        self.first_rows
+    }
+
+    /// Every cell.
+    pub const fn cells(self) -> u64 {
+        self.cells
+    }
+
     /// Number of columns.
     pub const fn cols(self) -> u32 {
         self.cols
@@ -148,22 +158,47 @@ impl Shape {
         r & self.cells & !occupied
     }
 
+    /// The score at most `limit` of a player who loses to `chips` and `cells`, when the
+    /// other player is sure to fill `cells` and nothing stops its four: -1, or less when the
+    /// four fits in low enough rows (see [`Shape::loss_by_row`]). `None` if no such four fits.
+    #[inline]
+    pub fn loss_within(self, chips: u64, cells: u64, limit: i32) -> Option<i32> {
+        let row = if limit >= -1 {
+            self.rows - 1
+        } else {
+            // The highest row whose fours hold the loser to `limit`.
+            u32::try_from(self.rows as i32 + 1 + 2 * limit).ok()?
+        };
+        let rows = self.bottom * ((2u64 << row) - 1);
+        self.has_four(chips | (cells & rows))
+            .then(|| self.loss_by_row(row))
+    }
+
+    /// The highest score the player to move can have when the other player is sure to
+    /// complete a four whose empty cells lie in rows `0..=row`: each of those cells is filled
+    /// at the latest when every cell but it and the ones above it in its column is, so the
+    /// winning chip falls onto at most `area - 1 - (rows - 1 - row)` chips.
+    #[inline]
+    pub fn loss_by_row(self, row: u32) -> i32 {
+        -(((self.rows + 1 - row) / 2) as i32)
+    }
+
     /// Whether `chips` hold four in a line.
+    #[inline]
     pub fn has_four(self, chips: u64) -> bool {
-        let mut dirs = [0u32; 4];
-        let mut n = 0;
+        // Pairs one step apart, then pairs of pairs two steps apart: four in a row.
+        let line = |d: u32| {
+            let pairs = chips & (chips >> d);
+            pairs & (pairs >> (2 * d))
+        };
+        let mut fours = 0;
         if self.rows >= 4 {
-            dirs[n] = 1;
-            n += 1;
+            fours |= line(1);
         }
         if self.cols >= 4 {
-            dirs[n..n + 3].copy_from_slice(&[self.stride, self.stride + 1, self.stride - 1]);
-            n += 3;
+            fours |= line(self.stride) | line(self.stride + 1) | line(self.stride - 1);
         }
-        dirs[..n].iter().any(|&d| {
-            let pairs = chips & (chips >> d);
-            pairs & (pairs >> (2 * d)) != 0
-        })
+        fours != 0
     }
 }
 
@@ -303,30 +338,70 @@ impl Board {
         playable & !(theirs >> 1)
     }
 
-    /// An upper bound on the score of the player to move that needs no search, when every
-    /// column has an even number of empty cells: then the other player can answer each chip
-    /// with one on top of it ("follow-up", or claimeven), which leaves the player to move
-    /// exactly the empty cells of the rows of `first_rows` (the same parity in every column).
-    /// If no line of four fits in its chips and those cells, it can never make four: it scores
-    /// at most 0. If moreover a line fits in the other player's chips and the remaining empty
-    /// cells, that player completes it in the end: at most -1. `None` when neither applies.
+    /// An upper bound on the score of the player to move that needs no search, if one at most
+    /// `limit` follows from the other player's follow-up (claimeven): that player answers
+    /// every chip with one on top of it. In a column with an even number of empty cells the
+    /// player to move then gets the cells of the rows of `first_rows` and the other player the
+    /// rest; in a column with an odd number it is the other way round, except that the top
+    /// cell has no partner. Taking such a top cell leaves the other player a free move, which
+    /// it spends on the lowest cell of another odd column, so columns of an even number stay
+    /// paired to the end. So:
+    ///
+    /// - with an even number of empty cells (an even number of odd columns), the player to
+    ///   move gets at most its rows of the even columns and any cell of the odd ones: if no
+    ///   four fits there, it scores at most 0, and at most −1 (or less, see
+    ///   [`Shape::loss_by_row`]) when a four fits in the other player's chips and its rows of
+    ///   the even columns, which it fills in the end;
+    /// - with an odd number, if a four fits in the other player's chips and its rows of one
+    ///   odd column (a threat the player to move has to play under in the end: zugzwang), the
+    ///   other player spends its free moves elsewhere and fills that column's rows for sure;
+    ///   if the player to move cannot make four in its rows of the even columns, the other
+    ///   odd columns, and that column's cells below the top, it loses.
+    ///
+    /// `None` when no bound at most `limit` follows.
     #[inline]
-    pub fn follow_up_bound(self) -> Option<i32> {
+    pub fn follow_up_bound(self, limit: i32) -> Option<i32> {
         let s = self.shape;
-        // Every column's lowest empty cell (if any) in a row of the first player's parity.
-        if self.playable() & !s.first_rows != 0 {
-            return None;
-        }
         let empty = s.cells & !self.mask;
-        if s.has_four(self.current | (empty & s.first_rows)) {
-            return None;
-        }
         let theirs = self.current ^ self.mask;
-        Some(if s.has_four(theirs | (empty & !s.first_rows)) {
-            -1
-        } else {
-            0
-        })
+        // The lowest empty cells of the columns with an odd number of empty cells. Adding a
+        // column's lowest empty cell to its run of empty cells (which goes up to the top) carries
+        // into the spare bit above: the sum differs from the run in the run and that bit.
+        let odd_low = self.playable() & !s.first_rows;
+        let odd = (empty ^ (empty + odd_low)) & s.cells;
+        let paired = empty & !odd;
+        if empty.count_ones().is_multiple_of(2) {
+            let ours = self.current | (paired & s.first_rows) | odd;
+            let theirs_cells = paired & !s.first_rows;
+            if limit >= 0 {
+                if s.has_four(ours) {
+                    return None;
+                }
+                return Some(s.loss_within(theirs, theirs_cells, -1).unwrap_or(0));
+            }
+            let loss = s.loss_within(theirs, theirs_cells, limit)?;
+            return (!s.has_four(ours)).then_some(loss);
+        }
+        // A four that fits in no odd column's rows of the other player's together fits in none
+        // of them alone.
+        s.loss_within(theirs, odd & s.first_rows, limit)?;
+        let mut rest = odd_low;
+        while rest != 0 {
+            let low = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let carried = empty + low;
+            let column = (empty ^ carried) & s.cells;
+            let Some(loss) = s.loss_within(theirs, column & s.first_rows, limit) else {
+                continue;
+            };
+            // The spare bit the carry reached, moved down onto the column's top cell.
+            let top = (carried & !empty & !s.cells) >> 1;
+            let ours = (paired & s.first_rows) | (odd & !column) | (column & !s.first_rows & !top);
+            if !s.has_four(self.current | ours) {
+                return Some(loss);
+            }
+        }
+        None
     }
 
     /// Whether the player who moved last has four in a line.

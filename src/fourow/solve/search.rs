@@ -51,16 +51,13 @@ const MIRROR_BELOW: i32 = 22;
 
 /// Nodes with at least this many empty cells look up all their children in the table before
 /// searching any: one of them may already be known to refute the window (enhanced
-/// transposition cut-off). Below it the children's slots lie in the big table, far from the
-/// cache, and waiting for all of them at every node costs more than the searches it spares.
-const CUT_FROM_CHILDREN_EMPTY: i32 = 18;
-
-/// Nodes whose children keep to the table of positions near the end ([`NEAR_EMPTY`] empty
-/// cells or fewer) look up their children too, down to this many empty cells: that table
-/// stays in the cache, so the look-ups are cheap (on the hardest early position of the
-/// begin set, `551736`, 57 million nodes with the big table's cut-offs alone, 49 million
-/// with these, when forced moves still took a slot).
-const NEAR_CUT_FROM_EMPTY: i32 = 6;
+/// transposition cut-off). The children's slots were prefetched while the moves were sorted,
+/// and the near table ([`NEAR_EMPTY`]) stays in the cache; below this the subtrees are too
+/// small for the look-ups to pay (on the hardest early position of the begin set, `551736`,
+/// 57 million nodes with cut-offs from children of 18 or more empty cells alone, 49 million
+/// with 6 to 14 as well, when forced moves still took a slot; 14 to 18 took the empty 6×6
+/// board from 44.7 million nodes to 42.3 million).
+const CUT_FROM_CHILDREN_EMPTY: i32 = 6;
 
 /// Positions with fewer empty cells than this keep their bounds in a table of [`NEAR_BYTES`],
 /// apart from the big one. A look-up in a table far bigger than the processor's cache waits for
@@ -457,12 +454,9 @@ impl<'a> Search<'a> {
         }
         // The opponent cannot win with its next chip, nor we with this one.
         let floor = -(self.area - 2 - n) / 2;
-        let mut ceiling = (self.area - 1 - n) / 2;
-        if let Some(bound) = b.follow_up_bound() {
-            ceiling = ceiling.min(bound);
-            if ceiling <= alpha {
-                return ceiling;
-            }
+        let ceiling = (self.area - 1 - n) / 2;
+        if let Some(bound) = b.follow_up_bound(alpha) {
+            return bound;
         }
         if safe & (safe - 1) == 0 {
             // One move only (the block of the opponent's threat, or the one move that does not
@@ -501,10 +495,18 @@ impl<'a> Search<'a> {
         let first_alpha = alpha;
 
         // Moves by the threats they leave us (the more, the likelier it is best), central
-        // columns first among equals: `threats << 8 | column`, small so that the array costs
-        // little to clear at every node.
+        // columns first among equals: `weight << 8 | column`, small so that the array costs
+        // little to clear at every node. A threat counts twice, and once more in a row where
+        // the follow-up would give us its cell (see `Board::follow_up_bound`) unless it lies
+        // just above one of the opponent's, which we could never fill.
         let mut moves = [0u16; 2 * MAX_COLS];
         let mut len = 0;
+        let ours_by_parity = if (self.area - n) % 2 == 0 {
+            shape.first_rows()
+        } else {
+            shape.cells() & !shape.first_rows()
+        };
+        let good = ours_by_parity & !(b.opponent_threats() << 1);
         for &col in self.order {
             let cell = safe & shape.column(col);
             if cell == 0 {
@@ -517,15 +519,13 @@ impl<'a> Search<'a> {
             let child = b.play_cell(cell);
             // A child the other player can only follow up in (see `Board::follow_up_bound`)
             // may be bounded low enough to cut this node without a search.
-            if let Some(bound) = child.follow_up_bound()
-                && -bound >= beta
-            {
+            if let Some(bound) = child.follow_up_bound(-beta) {
                 table.put(key, -bound, ceiling, Some(seen(col)), 0);
                 return -bound;
             }
-            let threats = shape
-                .winning_cells(b.current() | cell, b.mask() | cell)
-                .count_ones() as u16;
+            let threats = shape.winning_cells(b.current() | cell, b.mask() | cell);
+            let threats =
+                (2 * threats.count_ones() + (threats & good).count_ones()).min(255) as u16;
             let mut i = len;
             while i > 0 && moves[i - 1] >> 8 < threats {
                 moves[i] = moves[i - 1];
@@ -545,7 +545,7 @@ impl<'a> Search<'a> {
         }
 
         let empty = self.area - n;
-        if empty >= CUT_FROM_CHILDREN_EMPTY || (NEAR_CUT_FROM_EMPTY..=NEAR_EMPTY).contains(&empty) {
+        if empty >= CUT_FROM_CHILDREN_EMPTY {
             // A child the table already bounds low enough cuts this node before any search
             // (the children's slots were fetched above).
             for &m in &moves[..len] {
