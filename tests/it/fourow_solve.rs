@@ -190,6 +190,16 @@ fn follow_up_bounds_hold_against_plain_minimax() {
                     (rows - height.count() as u32) % 2 == 1
                 });
                 for limit in -4..=2 {
+                    // The test of the cells all children share never rules out a child's bound.
+                    let safe = b.safe_moves();
+                    let child_bound = (0..cols).any(|c| {
+                        let cell = safe & shape.column(c);
+                        cell != 0 && b.play_cell(cell).follow_up_bound(limit).is_some()
+                    });
+                    assert!(
+                        !child_bound || b.children_may_bound(safe, limit),
+                        "{cols}×{rows} `{moves}`: a child's bound at {limit} ruled out"
+                    );
                     let Some(bound) = b.follow_up_bound(limit) else {
                         continue;
                     };

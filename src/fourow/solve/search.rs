@@ -5,9 +5,9 @@
 //! The search never plays a move that lets the opponent win at once (see
 //! [`Board::safe_moves`]), which prunes most of the tree near the end of a game; it bounds
 //! every score by what is still possible from the number of chips on the board, and by what
-//! the other player's follow-up secures when every column has an even number of empty cells
-//! (see [`Board::follow_up_bound`]), which closes windows before any move is tried; and it
-//! tries first the move the table remembers as the one that settled the position before. Null windows cut more than wide ones. The root first
+//! the other player's follow-up secures (see [`Board::follow_up_bound`]), which closes
+//! windows before any move is tried; and it tries first the move the table remembers as the
+//! one that settled the position before. Null windows cut more than wide ones. The root first
 //! narrows the range of scores by what it knows without a search (the next move, the table),
 //! then bisects it with probes pulled out from the middle towards half its ends (see
 //! `next_probe`): a position with a quick forced win is found in a few cheap probes.
@@ -507,6 +507,7 @@ impl<'a> Search<'a> {
             shape.cells() & !shape.first_rows()
         };
         let good = ours_by_parity & !(b.opponent_threats() << 1);
+        let check_children = b.children_may_bound(safe, -beta);
         for &col in self.order {
             let cell = safe & shape.column(col);
             if cell == 0 {
@@ -519,7 +520,7 @@ impl<'a> Search<'a> {
             let child = b.play_cell(cell);
             // A child the other player can only follow up in (see `Board::follow_up_bound`)
             // may be bounded low enough to cut this node without a search.
-            if let Some(bound) = child.follow_up_bound(-beta) {
+            if check_children && let Some(bound) = child.follow_up_bound(-beta) {
                 table.put(key, -bound, ceiling, Some(seen(col)), 0);
                 return -bound;
             }
