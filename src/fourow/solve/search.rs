@@ -338,7 +338,7 @@ impl Solver {
         };
         if self.threads == 1 {
             let mut s = search(None, None);
-            let r = s.negamax(b, v, v + 1);
+            let r = s.negamax(b, v, v + 1, false);
             self.nodes += s.nodes;
             return r;
         }
@@ -347,7 +347,7 @@ impl Solver {
         let nodes: u64 = std::thread::scope(|scope| {
             let run = || {
                 let mut s = search(Some(&busy), Some(&stop));
-                let r = s.negamax(b, v, v + 1);
+                let r = s.negamax(b, v, v + 1, false);
                 // The first thread back has searched the whole tree: its answer is exact.
                 if !stop.swap(true, Ordering::AcqRel) {
                     result.store(r, Ordering::Relaxed);
@@ -438,8 +438,10 @@ impl<'a> Search<'a> {
 
     /// Negamax with alpha-beta pruning on a position where the player to move cannot win with
     /// its next chip. The result `r` is exact inside the window; `r <= alpha` means the score
-    /// is at most `r`, and `r >= beta` that it is at least `r`.
-    fn negamax(&mut self, b: Board, mut alpha: i32, mut beta: i32) -> i32 {
+    /// is at most `r`, and `r >= beta` that it is at least `r`. `checked` says that the
+    /// position's follow-up bound at `alpha` is known to give nothing: its parent looked at it
+    /// as a child, with the same limit, before searching any move.
+    fn negamax(&mut self, b: Board, mut alpha: i32, mut beta: i32, checked: bool) -> i32 {
         self.nodes += 1;
         let start = self.nodes;
         let n = b.moves() as i32;
@@ -455,7 +457,7 @@ impl<'a> Search<'a> {
         // The opponent cannot win with its next chip, nor we with this one.
         let floor = -(self.area - 2 - n) / 2;
         let ceiling = (self.area - 1 - n) / 2;
-        if let Some(bound) = b.follow_up_bound(alpha) {
+        if !checked && let Some(bound) = b.follow_up_bound(alpha) {
             return bound;
         }
         if safe & (safe - 1) == 0 {
@@ -463,7 +465,7 @@ impl<'a> Search<'a> {
             // hand it a win): this position scores what that move does, so it takes no slot of
             // the table and no look-up, which its child makes anyway. A third of the nodes are
             // such.
-            return -self.negamax(b.play_cell(safe), -beta, -alpha);
+            return -self.negamax(b.play_cell(safe), -beta, -alpha, false);
         }
         let (key, mirrored) = self.lookup_key(b, n);
         let shape = self.shape;
@@ -581,11 +583,11 @@ impl<'a> Search<'a> {
                         continue;
                     }
                     busy.enter(k);
-                    let r = -self.negamax(child, -beta, -alpha);
+                    let r = -self.negamax(child, -beta, -alpha, true);
                     busy.leave(k);
                     r
                 }
-                None => -self.negamax(child, -beta, -alpha),
+                None => -self.negamax(child, -beta, -alpha, true),
             };
             i += 1;
             if self.stopped() {
