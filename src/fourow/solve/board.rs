@@ -326,8 +326,14 @@ impl Board {
     /// with its next chip.
     #[inline]
     pub fn safe_moves(self) -> u64 {
+        self.safe_moves_against(self.opponent_threats())
+    }
+
+    /// [`Board::safe_moves`] when the opponent's winning cells ([`Board::opponent_threats`])
+    /// are `theirs`.
+    #[inline]
+    pub fn safe_moves_against(self, theirs: u64) -> u64 {
         let mut playable = self.playable();
-        let theirs = self.opponent_threats();
         let forced = playable & theirs;
         if forced != 0 {
             if forced & (forced - 1) != 0 {

@@ -338,7 +338,7 @@ impl Solver {
         };
         if self.threads == 1 {
             let mut s = search(None, None);
-            let r = s.negamax(b, v, v + 1, false);
+            let r = s.negamax(b, v, v + 1, false, None);
             self.nodes += s.nodes;
             return r;
         }
@@ -347,7 +347,7 @@ impl Solver {
         let nodes: u64 = std::thread::scope(|scope| {
             let run = || {
                 let mut s = search(Some(&busy), Some(&stop));
-                let r = s.negamax(b, v, v + 1, false);
+                let r = s.negamax(b, v, v + 1, false, None);
                 // The first thread back has searched the whole tree: its answer is exact.
                 if !stop.swap(true, Ordering::AcqRel) {
                     result.store(r, Ordering::Relaxed);
@@ -441,11 +441,22 @@ impl<'a> Search<'a> {
     /// is at most `r`, and `r >= beta` that it is at least `r`. `checked` says that the
     /// position's follow-up bound at `alpha` is known to give nothing: its parent looked at it
     /// as a child, with the same limit, before searching any move.
-    fn negamax(&mut self, b: Board, mut alpha: i32, mut beta: i32, checked: bool) -> i32 {
+    ///
+    /// `theirs` is the other player's winning cells (see [`Board::opponent_threats`]) when the
+    /// parent has them already: it counted them to order its moves.
+    fn negamax(
+        &mut self,
+        b: Board,
+        mut alpha: i32,
+        mut beta: i32,
+        checked: bool,
+        theirs: Option<u64>,
+    ) -> i32 {
         self.nodes += 1;
         let start = self.nodes;
         let n = b.moves() as i32;
-        let safe = b.safe_moves();
+        let theirs = theirs.unwrap_or_else(|| b.opponent_threats());
+        let safe = b.safe_moves_against(theirs);
         if safe == 0 {
             // Every move lets the opponent win with the next chip.
             return -(self.area - n) / 2;
@@ -465,7 +476,7 @@ impl<'a> Search<'a> {
             // hand it a win): this position scores what that move does, so it takes no slot of
             // the table and no look-up, which its child makes anyway. A third of the nodes are
             // such.
-            return -self.negamax(b.play_cell(safe), -beta, -alpha, false);
+            return -self.negamax(b.play_cell(safe), -beta, -alpha, false, None);
         }
         let (key, mirrored) = self.lookup_key(b, n);
         let shape = self.shape;
@@ -503,12 +514,14 @@ impl<'a> Search<'a> {
         // just above one of the opponent's, which we could never fill.
         let mut moves = [0u16; 2 * MAX_COLS];
         let mut len = 0;
+        // Each child's winning cells of ours, which are its opponent's threats.
+        let mut child_threats = [0u64; MAX_COLS];
         let ours_by_parity = if (self.area - n) % 2 == 0 {
             shape.first_rows()
         } else {
             shape.cells() & !shape.first_rows()
         };
-        let good = ours_by_parity & !(b.opponent_threats() << 1);
+        let good = ours_by_parity & !(theirs << 1);
         let check_children = b.children_may_bound(safe, -beta);
         for &col in self.order {
             let cell = safe & shape.column(col);
@@ -527,6 +540,7 @@ impl<'a> Search<'a> {
                 return -bound;
             }
             let threats = shape.winning_cells(b.current() | cell, b.mask() | cell);
+            child_threats[col as usize] = threats;
             let threats =
                 (2 * threats.count_ones() + (threats & good).count_ones()).min(255) as u16;
             let mut i = len;
@@ -583,11 +597,23 @@ impl<'a> Search<'a> {
                         continue;
                     }
                     busy.enter(k);
-                    let r = -self.negamax(child, -beta, -alpha, true);
+                    let r = -self.negamax(
+                        child,
+                        -beta,
+                        -alpha,
+                        true,
+                        Some(child_threats[col as usize]),
+                    );
                     busy.leave(k);
                     r
                 }
-                None => -self.negamax(child, -beta, -alpha, true),
+                None => -self.negamax(
+                    child,
+                    -beta,
+                    -alpha,
+                    true,
+                    Some(child_threats[col as usize]),
+                ),
             };
             i += 1;
             if self.stopped() {
