@@ -516,6 +516,8 @@ impl<'a> Search<'a> {
         let mut len = 0;
         // Each child's winning cells of ours, which are its opponent's threats.
         let mut child_threats = [0u64; MAX_COLS];
+        // And each child's key as the table knows it.
+        let mut child_keys = [0u64; MAX_COLS];
         let ours_by_parity = if (self.area - n) % 2 == 0 {
             shape.first_rows()
         } else {
@@ -530,8 +532,9 @@ impl<'a> Search<'a> {
             }
             // The child's slot is on its way into the cache while the moves are sorted and
             // the earlier ones searched: a table far bigger than the cache costs a miss a node.
-            self.table(n + 1)
-                .prefetch(self.lookup_key(b.play_cell(cell), n + 1).0);
+            let child_key = self.lookup_key(b.play_cell(cell), n + 1).0;
+            child_keys[col as usize] = child_key;
+            self.table(n + 1).prefetch(child_key);
             let child = b.play_cell(cell);
             // A child the other player can only follow up in (see `Board::follow_up_bound`)
             // may be bounded low enough to cut this node without a search.
@@ -567,9 +570,7 @@ impl<'a> Search<'a> {
             // (the children's slots were fetched above).
             for &m in &moves[..len] {
                 let col = u32::from(m & 0xff);
-                let cell = safe & shape.column(col);
-                let child = self.lookup_key(b.play_cell(cell), n + 1).0;
-                if let Some(e) = self.table(n + 1).get(child)
+                if let Some(e) = self.table(n + 1).get(child_keys[col as usize])
                     && -e.upper >= beta
                 {
                     table.put(key, -e.upper, ceiling, Some(seen(col)), 0);
