@@ -532,10 +532,10 @@ impl<'a> Search<'a> {
             }
             // The child's slot is on its way into the cache while the moves are sorted and
             // the earlier ones searched: a table far bigger than the cache costs a miss a node.
-            let child_key = self.lookup_key(b.play_cell(cell), n + 1).0;
+            let child = b.play_cell(cell);
+            let child_key = self.lookup_key(child, n + 1).0;
             child_keys[col as usize] = child_key;
             self.table(n + 1).prefetch(child_key);
-            let child = b.play_cell(cell);
             // A child the other player can only follow up in (see `Board::follow_up_bound`)
             // may be bounded low enough to cut this node without a search.
             if check_children && let Some(bound) = child.follow_up_bound(-beta) {
