@@ -229,6 +229,17 @@ impl Board {
         }
     }
 
+    /// The same position with `shape`, which must be its own: a shape the compiler knows as
+    /// a constant lets it fold the shape's fields into the code of the methods it inlines.
+    #[inline(always)]
+    pub const fn reshaped(self, shape: Shape) -> Board {
+        Board {
+            shape,
+            current: self.current,
+            mask: self.mask,
+        }
+    }
+
     /// The board's shape.
     pub const fn shape(self) -> Shape {
         self.shape
@@ -365,7 +376,7 @@ impl Board {
     ///   odd columns, and that column's cells below the top, it loses.
     ///
     /// `None` when no bound at most `limit` follows.
-    #[inline]
+    #[inline(always)]
     pub fn follow_up_bound(self, limit: i32) -> Option<i32> {
         let s = self.shape;
         let empty = s.cells & !self.mask;
@@ -414,7 +425,7 @@ impl Board {
     /// after the moves of `safe`: false when a test of the cells every child shares rules them
     /// all out at once (most nodes, for the price of one look for a four instead of one
     /// bound a child).
-    #[inline]
+    #[inline(always)]
     pub fn children_may_bound(self, safe: u64, limit: i32) -> bool {
         let s = self.shape;
         let empty = s.cells & !self.mask;
