@@ -547,9 +547,11 @@ impl<'a> Search<'a> {
 
         // Moves by the threats they leave us (the more, the likelier it is best), central
         // columns first among equals: `weight << 8 | column`, small so that the array costs
-        // little to clear at every node. A threat counts twice, and once more in a row where
-        // the follow-up would give us its cell (see `Board::follow_up_bound`) unless it lies
-        // just above one of the opponent's, which we could never fill.
+        // little to clear at every node. A threat counts twice; once more in a row where the
+        // follow-up would give us its cell (see `Board::follow_up_bound`) unless it lies just
+        // above one of the opponent's, which we could never fill; and once more when it lies
+        // just above a cell the opponent could play next (on the empty 7×6 board, 260 million
+        // nodes instead of 315 million).
         let mut moves = [0u16; 2 * MAX_COLS];
         let mut len = 0;
         // Each child's winning cells of ours, which are its opponent's threats.
@@ -587,8 +589,13 @@ impl<'a> Search<'a> {
             }
             let threats = shape.winning_cells(b.current() | cell, b.mask() | cell);
             child_threats[col as usize] = threats;
-            let threats =
-                (2 * threats.count_ones() + (threats & good).count_ones()).min(255) as u16;
+            // The child's playable cells, and the cells just above them: a threat there holds
+            // its column shut to the opponent, who may not play under it.
+            let after = ((b.playable() & !cell) | (cell << 1)) & shape.cells();
+            let threats = (2 * threats.count_ones()
+                + (threats & good).count_ones()
+                + (threats & after << 1).count_ones())
+            .min(255) as u16;
             let mut i = len;
             while i > 0 && moves[i - 1] >> 8 < threats {
                 moves[i] = moves[i - 1];
