@@ -183,6 +183,29 @@ impl Shape {
         -(((self.rows + 1 - row) / 2) as i32)
     }
 
+    /// How many lines of four on the board pass through `cell` (one bit): the classic worth of
+    /// a cell before any chip is played (13 for the two central cells of the centre column of
+    /// 7×6, 3 for its corners).
+    pub fn lines_through(self, cell: u64) -> u32 {
+        let mut lines = 0;
+        for d in [1, self.stride, self.stride + 1, self.stride - 1] {
+            // Four cells `d` apart need three steps of `d` within the 64 bits.
+            if 3 * d >= 64 {
+                continue;
+            }
+            for k in 0..4 {
+                // The line whose `k`th cell is `cell`; cells shifted out, or onto a spare
+                // bit, leave it short of four cells of the board.
+                let start = cell >> (k * d);
+                let line = start | start << d | start << (2 * d) | start << (3 * d);
+                if line & self.cells == line && line.count_ones() == 4 {
+                    lines += 1;
+                }
+            }
+        }
+        lines
+    }
+
     /// Whether `chips` hold four in a line.
     #[inline]
     pub fn has_four(self, chips: u64) -> bool {
@@ -613,6 +636,41 @@ pub fn parse_line(line: &str, shape: Shape) -> Result<(Board, Option<i32>), Line
 mod tests {
     use super::*;
     use crate::fourow::Position;
+
+    /// The lines of four through each cell of 7×6, bottom row first: the table of cell
+    /// values published with many Connect Four programs (69 lines in all, 4 cells each).
+    const STANDARD_LINES: [[u32; 7]; 6] = [
+        [3, 4, 5, 7, 5, 4, 3],
+        [4, 6, 8, 10, 8, 6, 4],
+        [5, 8, 11, 13, 11, 8, 5],
+        [5, 8, 11, 13, 11, 8, 5],
+        [4, 6, 8, 10, 8, 6, 4],
+        [3, 4, 5, 7, 5, 4, 3],
+    ];
+
+    #[test]
+    fn lines_through_each_cell() {
+        let s = Shape::STANDARD;
+        for (row, values) in STANDARD_LINES.iter().enumerate() {
+            for (col, &v) in values.iter().enumerate() {
+                assert_eq!(
+                    s.lines_through(s.cell(col as u32, row as u32)),
+                    v,
+                    "{col},{row}"
+                );
+            }
+        }
+        // Boards too small for a line in some direction, and the four cells of 4×1.
+        let small = Shape::new(4, 1).unwrap();
+        assert!((0..4).all(|c| small.lines_through(small.cell(c, 0)) == 1));
+        let tall = Shape::new(1, 5).unwrap();
+        let counts: Vec<u32> = (0..5)
+            .map(|r| tall.lines_through(tall.cell(0, r)))
+            .collect();
+        assert_eq!(counts, [1, 2, 2, 2, 1]);
+        let square = Shape::new(3, 3).unwrap();
+        assert_eq!(square.lines_through(square.cell(1, 1)), 0);
+    }
 
     #[test]
     fn standard_shape_matches_the_judges_layout() {

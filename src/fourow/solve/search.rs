@@ -72,6 +72,14 @@ const NEAR_EMPTY: i32 = 14;
 /// The size of the table of positions near the end: about what one core's cache holds.
 pub const NEAR_BYTES: usize = 1 << 20;
 
+/// Among moves of equal weight in positions of fewer chips than this, the one whose cell lies
+/// on more lines of four ([`Shape::lines_through`]) comes first: before threats tell the moves
+/// apart, the cells that take part in more lines are likelier to make them. Later in the game
+/// the columns from the centre out do better. On the empty 7×6 board, 223 million nodes
+/// instead of 253 million (204 million with lines before 18 chips, but more nodes on early
+/// positions of medium depth; 227 million with lines throughout).
+const LINES_BEFORE: i32 = 10;
+
 /// Threads announce the positions they search, and put off those others search, only where at
 /// least this many cells are empty: smaller subtrees are cheaper to search twice.
 const SHARE_EMPTY: i32 = 10;
@@ -548,12 +556,13 @@ impl<'a> Search<'a> {
         let first_alpha = alpha;
 
         // Moves by the threats they leave us (the more, the likelier it is best), central
-        // columns first among equals: `weight << 8 | column`, small so that the array costs
-        // little to clear at every node. A threat counts twice; once more in a row where the
-        // follow-up would give us its cell (see `Board::follow_up_bound`) unless it lies just
-        // above one of the opponent's, which we could never fill; and once more when it lies
-        // just above a cell the opponent could play next (on the empty 7×6 board, 260 million
-        // nodes instead of 315 million).
+        // columns first among equals: `(weight << 4 | lines) << 5 | column`, small so that the
+        // array costs little to clear at every node. A threat counts twice; once more in a row
+        // where the follow-up would give us its cell (see `Board::follow_up_bound`) unless it
+        // lies just above one of the opponent's, which we could never fill; and once more when
+        // it lies just above a cell the opponent could play next (on the empty 7×6 board, 260
+        // million nodes instead of 315 million). Early in the game (see [`LINES_BEFORE`]) a
+        // move of equal weight whose cell lies on more lines of four comes first.
         let mut moves = [0u16; 2 * MAX_COLS];
         let mut len = 0;
         // Each child's winning cells of ours, which are its opponent's threats.
@@ -597,21 +606,25 @@ impl<'a> Search<'a> {
             let threats = (2 * threats.count_ones()
                 + (threats & good).count_ones()
                 + (threats & after << 1).count_ones())
-            .min(255) as u16;
+            .min(127) as u16;
+            let lines = if n < LINES_BEFORE {
+                shape.lines_through(cell).min(15) as u16
+            } else {
+                0
+            };
+            let weight = threats << 4 | lines;
             let mut i = len;
-            while i > 0 && moves[i - 1] >> 8 < threats {
+            while i > 0 && moves[i - 1] >> 5 < weight {
                 moves[i] = moves[i - 1];
                 i -= 1;
             }
-            moves[i] = threats << 8 | col as u16;
+            moves[i] = weight << 5 | col as u16;
             len += 1;
         }
         // The move that settled this position last time (a cut-off, most often) comes first:
         // probes of other windows and transpositions meet the same positions again.
         if let Some(best) = entry.and_then(|e| e.best).map(seen)
-            && let Some(i) = moves[..len]
-                .iter()
-                .position(|&m| u32::from(m & 0xff) == best)
+            && let Some(i) = moves[..len].iter().position(|&m| u32::from(m & 31) == best)
         {
             moves[..=i].rotate_right(1);
         }
@@ -621,7 +634,7 @@ impl<'a> Search<'a> {
             // A child the table already bounds low enough cuts this node before any search
             // (the children's slots were fetched above).
             for &m in &moves[..len] {
-                let col = u32::from(m & 0xff);
+                let col = u32::from(m & 31);
                 if let Some(e) = self.table::<STANDARD>(n + 1).get(child_keys[col as usize])
                     && -e.upper >= beta
                 {
@@ -637,7 +650,7 @@ impl<'a> Search<'a> {
         let mut i = 0;
         let (mut best, mut best_score) = (u32::MAX, i32::MIN);
         while i < end {
-            let col = u32::from(moves[i] & 0xff);
+            let col = u32::from(moves[i] & 31);
             let cell = safe & shape.column(col);
             let child = b.play_cell(cell);
             let r = match share.filter(|_| i < len) {
