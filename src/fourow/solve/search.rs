@@ -47,7 +47,7 @@ const MAX_COLS: usize = 32;
 /// and their mirror image: both halves of the tree are reachable, and each position is searched
 /// once for its mirror image too. Nearer the end the subtrees are too small for the hits to
 /// pay for the mirroring (on the empty 7×6 board, 253 million nodes with mirror images down to
-/// 12 empty cells, 260 million down to 20, and hardly fewer down to 6); under a position that is
+/// 13 empty cells, 260 million down to 21, and hardly fewer down to 7); under a position that is
 /// not symmetric mirror images hardly ever meet.
 const MIRROR_EMPTY: i32 = 12;
 
