@@ -342,7 +342,6 @@ impl Solver {
             stop,
             order,
             shape,
-            area: shape.area() as i32,
             mirror_below,
             nodes: 0,
         };
@@ -397,6 +396,16 @@ fn next_probe(min: i32, max: i32) -> i32 {
     probe.clamp(min, max - 1)
 }
 
+/// Bits of a move's column in the sorted list of a node's moves: `key << COLUMN_BITS | column`
+/// (see `Search::negamax`), enough for [`MAX_COLS`] columns.
+const COLUMN_BITS: u32 = 5;
+
+/// The column of an entry of a node's sorted list of moves.
+#[inline]
+fn column_of(m: u16) -> u32 {
+    u32::from(m) & ((1 << COLUMN_BITS) - 1)
+}
+
 /// The order of the columns of the standard board (see `Solver::order`), as a constant.
 const STANDARD_ORDER: [u32; 7] = [3, 2, 4, 1, 5, 0, 6];
 
@@ -411,7 +420,6 @@ struct Search<'a> {
     stop: Option<&'a AtomicBool>,
     order: &'a [u32],
     shape: Shape,
-    area: i32,
     /// Positions of fewer chips use the lesser of their key and their mirror image's.
     mirror_below: i32,
     nodes: u64,
@@ -443,11 +451,7 @@ impl<'a> Search<'a> {
     /// The board's number of cells, constant with `STANDARD`.
     #[inline(always)]
     fn area<const STANDARD: bool>(&self) -> i32 {
-        if STANDARD {
-            Shape::STANDARD.area() as i32
-        } else {
-            self.area
-        }
+        self.shape::<STANDARD>().area() as i32
     }
 
     /// The key `b` (of `n` chips) is known by in the table, and whether it is its mirror
@@ -556,7 +560,7 @@ impl<'a> Search<'a> {
         let first_alpha = alpha;
 
         // Moves by the threats they leave us (the more, the likelier it is best), central
-        // columns first among equals: `(weight << 4 | lines) << 5 | column`, small so that the
+        // columns first among equals: `(weight << 4 | lines) << COLUMN_BITS | column`, small so that the
         // array costs little to clear at every node. A threat counts twice; once more in a row
         // where the follow-up would give us its cell (see `Board::follow_up_bound`) unless it
         // lies just above one of the opponent's, which we could never fill; and once more when
@@ -614,17 +618,17 @@ impl<'a> Search<'a> {
             };
             let weight = threats << 4 | lines;
             let mut i = len;
-            while i > 0 && moves[i - 1] >> 5 < weight {
+            while i > 0 && moves[i - 1] >> COLUMN_BITS < weight {
                 moves[i] = moves[i - 1];
                 i -= 1;
             }
-            moves[i] = weight << 5 | col as u16;
+            moves[i] = weight << COLUMN_BITS | col as u16;
             len += 1;
         }
         // The move that settled this position last time (a cut-off, most often) comes first:
         // probes of other windows and transpositions meet the same positions again.
         if let Some(best) = entry.and_then(|e| e.best).map(seen)
-            && let Some(i) = moves[..len].iter().position(|&m| u32::from(m & 31) == best)
+            && let Some(i) = moves[..len].iter().position(|&m| column_of(m) == best)
         {
             moves[..=i].rotate_right(1);
         }
@@ -634,7 +638,7 @@ impl<'a> Search<'a> {
             // A child the table already bounds low enough cuts this node before any search
             // (the children's slots were fetched above).
             for &m in &moves[..len] {
-                let col = u32::from(m & 31);
+                let col = column_of(m);
                 if let Some(e) = self.table::<STANDARD>(n + 1).get(child_keys[col as usize])
                     && -e.upper >= beta
                 {
@@ -650,7 +654,7 @@ impl<'a> Search<'a> {
         let mut i = 0;
         let (mut best, mut best_score) = (u32::MAX, i32::MIN);
         while i < end {
-            let col = u32::from(moves[i] & 31);
+            let col = column_of(moves[i]);
             let cell = safe & shape.column(col);
             let child = b.play_cell(cell);
             let r = match share.filter(|_| i < len) {
