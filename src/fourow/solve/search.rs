@@ -528,8 +528,14 @@ impl<'a> Search<'a> {
             // One move only (the block of the opponent's threat, or the one move that does not
             // hand it a win): this position scores what that move does, so it takes no slot of
             // the table and no look-up, which its child makes anyway. A third of the nodes are
-            // such.
-            return -self.negamax::<STANDARD>(b.play_cell(safe), -beta, -alpha, false, None);
+            // such. A move that leaves the opponent no safe move of its own wins as late as
+            // any move can, the best this position can score (see `lost_after`).
+            let child = b.play_cell(safe);
+            let ours = shape.winning_cells(child.current() ^ child.mask(), child.mask());
+            if lost_after(child, ours) {
+                return ceiling;
+            }
+            return -self.negamax::<STANDARD>(child, -beta, -alpha, false, Some(ours));
         }
         let (key, mirrored) = self.lookup_key::<STANDARD>(b, n);
         // A column of the position as the table knows it (its mirror image's when mirrored).
@@ -603,6 +609,10 @@ impl<'a> Search<'a> {
                 return -bound;
             }
             let threats = shape.winning_cells(b.current() | cell, b.mask() | cell);
+            if lost_after(child, threats) {
+                table.put(key, ceiling, ceiling, Some(seen(col)), 0);
+                return ceiling;
+            }
             child_threats[col as usize] = threats;
             // The child's playable cells, and the cells just above them: a threat there holds
             // its column shut to the opponent, who may not play under it.
@@ -706,6 +716,18 @@ impl<'a> Search<'a> {
         }
         alpha
     }
+}
+
+/// Whether the player to move in `child` has no safe move ([`Board::safe_moves`]) when the
+/// other player's winning cells are `theirs`: two threats it cannot both block, or a block
+/// that puts its chip under another threat. Its parent then wins with the move that made
+/// `child`, and scores the most it can; the check costs a few operations on bits the parent
+/// has at hand, where a search of the child costs a node, and often more, since the move
+/// need not have been sorted first (on the empty 7×6 board, 172 million nodes instead of
+/// 223 million).
+#[inline(always)]
+fn lost_after(child: Board, theirs: u64) -> bool {
+    child.safe_moves_against(theirs) == 0
 }
 
 /// The work of a search of `nodes` nodes, as the table weighs it: the bits of the count.
