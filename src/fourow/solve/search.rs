@@ -3,7 +3,8 @@
 //! that narrow the range of possible scores until one is left.
 //!
 //! The search never plays a move that lets the opponent win at once (see
-//! [`Board::safe_moves`]), which prunes most of the tree near the end of a game; it bounds
+//! [`Board::safe_moves`]), which prunes most of the tree near the end of a game, and it knows
+//! a move that leaves the opponent no such move to win without searching it; it bounds
 //! every score by what is still possible from the number of chips on the board, and by what
 //! the other player's follow-up secures (see [`Board::follow_up_bound`]), which closes
 //! windows before any move is tried; and it tries first the move the table remembers as the
@@ -46,9 +47,9 @@ const MAX_COLS: usize = 32;
 /// of more empty cells than this are looked up in the table as the lesser key of themselves
 /// and their mirror image: both halves of the tree are reachable, and each position is searched
 /// once for its mirror image too. Nearer the end the subtrees are too small for the hits to
-/// pay for the mirroring (on the empty 7×6 board, 253 million nodes with mirror images down to
-/// 13 empty cells, 260 million down to 21, and hardly fewer down to 7); under a position that is
-/// not symmetric mirror images hardly ever meet.
+/// pay for the mirroring (on the empty 7×6 board, 172.0 million nodes with mirror images down
+/// to 13 empty cells, 176.1 million down to 21, 171.9 million down to 7, and 318 million with
+/// none); under a position that is not symmetric mirror images hardly ever meet.
 const MIRROR_EMPTY: i32 = 12;
 
 /// Nodes with at least this many empty cells look up all their children in the table before
@@ -75,9 +76,9 @@ pub const NEAR_BYTES: usize = 1 << 20;
 /// Among moves of equal weight in positions of fewer chips than this, the one whose cell lies
 /// on more lines of four ([`Shape::lines_through`]) comes first: before threats tell the moves
 /// apart, the cells that take part in more lines are likelier to make them. Later in the game
-/// the columns from the centre out do better. On the empty 7×6 board, 223 million nodes
-/// instead of 253 million (204 million with lines before 18 chips, but more nodes on early
-/// positions of medium depth; 227 million with lines throughout).
+/// the columns from the centre out do better. On the empty 7×6 board, 172 million nodes
+/// instead of 198 million (155 million with lines before 18 chips, but 9% more nodes on early
+/// positions of medium depth; 168 million with lines throughout).
 const LINES_BEFORE: i32 = 10;
 
 /// Threads announce the positions they search, and put off those others search, only where at
@@ -528,8 +529,9 @@ impl<'a> Search<'a> {
             // One move only (the block of the opponent's threat, or the one move that does not
             // hand it a win): this position scores what that move does, so it takes no slot of
             // the table and no look-up, which its child makes anyway. A third of the nodes are
-            // such. A move that leaves the opponent no safe move of its own wins as late as
-            // any move can, the best this position can score (see `lost_after`).
+            // such. A move that leaves the opponent no safe move wins with our chip after
+            // next, the soonest a position can win that cannot win at once: its ceiling (see
+            // `lost_after`).
             let child = b.play_cell(safe);
             let ours = shape.winning_cells(child.current() ^ child.mask(), child.mask());
             if lost_after(child, ours) {
@@ -566,12 +568,12 @@ impl<'a> Search<'a> {
         let first_alpha = alpha;
 
         // Moves by the threats they leave us (the more, the likelier it is best), central
-        // columns first among equals: `(weight << 4 | lines) << COLUMN_BITS | column`, small so that the
-        // array costs little to clear at every node. A threat counts twice; once more in a row
+        // columns first among equals: `(weight << 4 | lines) << COLUMN_BITS | column`, small so
+        // that the array costs little to clear at every node. A threat counts twice; once more in a row
         // where the follow-up would give us its cell (see `Board::follow_up_bound`) unless it
         // lies just above one of the opponent's, which we could never fill; and once more when
-        // it lies just above a cell the opponent could play next (on the empty 7×6 board, 260
-        // million nodes instead of 315 million). Early in the game (see [`LINES_BEFORE`]) a
+        // it lies just above a cell the opponent could play next (on the empty 7×6 board, 172
+        // million nodes instead of 208 million). Early in the game (see [`LINES_BEFORE`]) a
         // move of equal weight whose cell lies on more lines of four comes first.
         let mut moves = [0u16; 2 * MAX_COLS];
         let mut len = 0;
@@ -719,8 +721,9 @@ impl<'a> Search<'a> {
 }
 
 /// Whether the player to move in `child` has no safe move ([`Board::safe_moves`]) when the
-/// other player's winning cells are `theirs`: two threats it cannot both block, or a block
-/// that puts its chip under another threat. Its parent then wins with the move that made
+/// other player's winning cells are `theirs`: every move it has lets the other player win
+/// with its next chip (two threats to block, or every playable cell under one). Its parent
+/// then wins with the move that made
 /// `child`, and scores the most it can; the check costs a few operations on bits the parent
 /// has at hand, where a search of the child costs a node, and often more, since the move
 /// need not have been sorted first (on the empty 7×6 board, 172 million nodes instead of
