@@ -860,4 +860,17 @@ mod tests {
         let b = parse_moves("1212121", shape).unwrap();
         assert_eq!(s.solve(b), Score((43 - 6) / 2).flip());
     }
+
+    #[test]
+    fn a_move_that_leaves_no_safe_reply() {
+        let mut s = Solver::new(1 << 20);
+        let shape = Shape::STANDARD;
+        // x to move: a chip in column 4 makes three on the bottom row open at both ends, so
+        // x wins with its chip after next (the seventh, onto six chips).
+        let b = parse_moves("2233", shape).unwrap();
+        assert_eq!(s.solve(b), Score((43 - 6) / 2));
+        assert_eq!(s.score_move(b, 3), Score((43 - 6) / 2));
+        // Any other first chip lets o block the row in time (column 1 leaves one open end).
+        assert!(s.score_move(b, 0) < Score((43 - 6) / 2));
+    }
 }
