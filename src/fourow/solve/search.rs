@@ -533,7 +533,7 @@ impl<'a> Search<'a> {
             // next, the soonest a position can win that cannot win at once: its ceiling (see
             // `lost_after`).
             let child = b.play_cell(safe);
-            let ours = shape.winning_cells(child.current() ^ child.mask(), child.mask());
+            let ours = child.opponent_threats();
             if lost_after(child, ours) {
                 return ceiling;
             }
@@ -569,12 +569,13 @@ impl<'a> Search<'a> {
 
         // Moves by the threats they leave us (the more, the likelier it is best), central
         // columns first among equals: `(weight << 4 | lines) << COLUMN_BITS | column`, small so
-        // that the array costs little to clear at every node. A threat counts twice; once more in a row
-        // where the follow-up would give us its cell (see `Board::follow_up_bound`) unless it
-        // lies just above one of the opponent's, which we could never fill; and once more when
-        // it lies just above a cell the opponent could play next (on the empty 7×6 board, 172
-        // million nodes instead of 208 million). Early in the game (see [`LINES_BEFORE`]) a
-        // move of equal weight whose cell lies on more lines of four comes first.
+        // that the array costs little to clear at every node. A threat counts twice; once more
+        // in a row where the follow-up would give us its cell (see `Board::follow_up_bound`)
+        // unless it lies just above one of the opponent's, which we could never fill; and once
+        // more when it lies just above a cell the opponent could play next (on the empty 7×6
+        // board, 172 million nodes instead of 208 million). Early in the game (see
+        // [`LINES_BEFORE`]) a move of equal weight whose cell lies on more lines of four comes
+        // first.
         let mut moves = [0u16; 2 * MAX_COLS];
         let mut len = 0;
         // Each child's winning cells of ours, which are its opponent's threats.
@@ -723,11 +724,10 @@ impl<'a> Search<'a> {
 /// Whether the player to move in `child` has no safe move ([`Board::safe_moves`]) when the
 /// other player's winning cells are `theirs`: every move it has lets the other player win
 /// with its next chip (two threats to block, or every playable cell under one). Its parent
-/// then wins with the move that made
-/// `child`, and scores the most it can; the check costs a few operations on bits the parent
-/// has at hand, where a search of the child costs a node, and often more, since the move
-/// need not have been sorted first (on the empty 7×6 board, 172 million nodes instead of
-/// 223 million).
+/// then wins with the move that made `child`, and scores the most it can; the check costs a
+/// few operations on bits the parent has at hand, where a search of the child costs a node,
+/// and often more, since the move need not have been sorted first (on the empty 7×6 board,
+/// 172 million nodes instead of 223 million).
 #[inline(always)]
 fn lost_after(child: Board, theirs: u64) -> bool {
     child.safe_moves_against(theirs) == 0
@@ -870,7 +870,7 @@ mod tests {
         let b = parse_moves("2233", shape).unwrap();
         assert_eq!(s.solve(b), Score((43 - 6) / 2));
         assert_eq!(s.score_move(b, 3), Score((43 - 6) / 2));
-        // Any other first chip lets o block the row in time (column 1 leaves one open end).
+        // A chip in column 1 leaves the row one open end, which o blocks in time.
         assert!(s.score_move(b, 0) < Score((43 - 6) / 2));
     }
 }
