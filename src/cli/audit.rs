@@ -127,20 +127,38 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = args.problem.family()? {
-        return match &args.solver {
-            Some(cmd) => super::problem::audit_solver(
-                &p,
-                cmd,
-                Limits {
-                    memory: Some(args.memory_limit.map_or(DEFAULT_MEMORY_LIMIT, |m| m as u64)),
-                    cpu: Some(args.cpu_limit.unwrap_or(args.timeout)),
-                    file: Some(args.file_limit.map_or(DEFAULT_FILE_LIMIT, |f| f as u64)),
-                },
-                args.timeout,
-                args.max_failures,
-            ),
-            None => super::problem::audit(&p, args.format),
+        let Some(command) = args.solver.clone() else {
+            return super::problem::audit(&p, args.format);
         };
+        if !args.status.is_empty() || !args.ply.is_empty() {
+            anyhow::bail!(
+                "--status and --ply select Code Jam's boards: with --problem, choose the \
+                 positions with --profile"
+            );
+        }
+        if args.format == Format::Csv {
+            anyhow::bail!("--format csv is not available with --solver: use table or json");
+        }
+        let profile = match args.profile {
+            Some(name) => Some((super::problem::profile(name)?, args.cases, args.seed)),
+            None => None,
+        };
+        let opts = tomek::problem::audit::Options {
+            command,
+            jobs: args.jobs.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |j| j as usize,
+            ),
+            timeout: args.timeout,
+            max_failures: args.max_failures as usize,
+            limits: Limits {
+                memory: Some(args.memory_limit.map_or(DEFAULT_MEMORY_LIMIT, |m| m as u64)),
+                cpu: Some(args.cpu_limit.unwrap_or(args.timeout)),
+                file: Some(args.file_limit.map_or(DEFAULT_FILE_LIMIT, |f| f as u64)),
+            },
+            chunk: args.chunk.map(|n| n as usize),
+        };
+        return super::problem::audit_solver(&p, opts, profile, args.format);
     }
     match args.solver.clone() {
         Some(command) => run_solver(args, command),

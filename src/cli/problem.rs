@@ -5,15 +5,13 @@ use anyhow::Context;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 use tomek::output::{AtomicFile, Format, Table, grouped};
 use tomek::problem::facts::Values;
-use tomek::problem::mutants::{self, Catalogue, Mutant};
+use tomek::problem::mutants::{self, Catalogue};
 use tomek::problem::sample::{self, Profile};
 use tomek::problem::{BUILTIN, Cases, Problem, judge, layout};
 use tomek::tictactoe::check::Verdict;
 use tomek::tictactoe::codejam::Strictness;
-use tomek::tictactoe::solver::process::{self, Ending, Limits, Run};
 
 /// `--problem`: which problem of the family a command works on.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -390,6 +388,11 @@ struct Stats {
     answers: Vec<AnswerCount>,
     by_ply: Vec<PlyRow>,
     killer_set: usize,
+    /// Mutants in the catalogue, and those some position catches.
+    mutants_total: usize,
+    mutants_killable: usize,
+    /// Feasible combinations of facts the killer set shows.
+    coverage_cells: usize,
     mutants: Vec<MutantRow>,
 }
 
@@ -408,8 +411,8 @@ struct PlyRow {
 
 #[derive(Serialize)]
 struct MutantRow {
-    mutant: &'static str,
-    bug: &'static str,
+    mutant: String,
+    bug: String,
     positions_failed: u64,
 }
 
@@ -420,7 +423,7 @@ pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
     let mut catalogue = Catalogue::new(p);
     let mut per_answer = vec![0u64; answers.len()];
     let mut by_ply: Vec<PlyRow> = Vec::new();
-    let mut failed = [0u64; Mutant::ALL.len()];
+    let mut failed = vec![0u64; catalogue.mutants.len()];
     let positions = p.positions();
     for &b in &positions {
         let v = p.verdict(b, &mut values);
@@ -438,9 +441,8 @@ pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
         }
         by_ply[ply as usize].positions += 1;
         by_ply[ply as usize].answers[k] += 1;
-        let kills = catalogue.kills(b, a);
-        for (i, f) in failed.iter_mut().enumerate() {
-            *f += u64::from(kills >> i & 1);
+        for i in catalogue.kills(b, a).iter() {
+            failed[i] += 1;
         }
     }
     let killer = mutants::killer_set(p);
@@ -457,12 +459,16 @@ pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
             .collect(),
         by_ply,
         killer_set: killer.boards.len(),
-        mutants: Mutant::ALL
+        mutants_total: killer.mutants,
+        mutants_killable: killer.killable.len(),
+        coverage_cells: killer.cells.len(),
+        mutants: catalogue
+            .mutants
             .iter()
             .zip(failed)
-            .map(|(m, n)| MutantRow {
-                mutant: m.id(),
-                bug: m.description(),
+            .map(|(&m, n)| MutantRow {
+                mutant: catalogue.id(m),
+                bug: catalogue.description(m),
                 positions_failed: n,
             })
             .collect(),
@@ -503,17 +509,24 @@ pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
             let mut t = Table::new(["wrong solution", "bug", "positions it fails"]);
             for m in &stats.mutants {
                 t.push([
-                    m.mutant.to_string(),
-                    m.bug.to_string(),
+                    m.mutant.clone(),
+                    m.bug.clone(),
                     grouped(m.positions_failed as u128),
                 ]);
             }
             out!("{}", t.render());
             outln!();
             outln!(
-                "killer set: {} positions catch every wrong solution that fails anywhere \
-                 (`tomek generate --problem {} --profile killer`)",
+                "catalogue: {} wrong solutions, {} of them wrong somewhere in the input space",
+                stats.mutants_total,
+                stats.mutants_killable
+            );
+            outln!(
+                "killer set: {} positions catch every wrong solution that fails anywhere and \
+                 show all {} feasible combinations of line, stone difference, full board and \
+                 answer (`tomek generate --problem {} --profile killer`)",
                 stats.killer_set,
+                stats.coverage_cells,
                 p.name
             );
         }
@@ -554,121 +567,145 @@ pub fn audit(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
     stats(p, format)
 }
 
-/// `tomek audit --problem --solver`: runs a solver program on every position of the input
-/// space, in files of the problem's layout (one case per run for one-case problems), under the
-/// judge's limits, and judges each output as the judge would.
+/// `tomek audit --problem --solver`: runs a solver program on positions of the input space
+/// (every one, the most telling first, or those a profile draws), in files of the problem's
+/// layout, under the judge's limits, and judges each output as the judge would.
 pub fn audit_solver(
     p: &Problem,
-    command: &str,
-    limits: Limits,
-    timeout: Duration,
-    max_failures: u64,
+    opts: tomek::problem::audit::Options,
+    profile: Option<(Profile, u64, u64)>,
+    format: Format,
 ) -> anyhow::Result<ExitCode> {
-    use rayon::prelude::*;
-    let positions = p.positions();
-    let chunk = if p.layout.cases == Cases::Single {
-        1
-    } else {
-        p.datasets.iter().map(|d| d.max).max().unwrap_or(1) as usize
-    };
-    let dir = tempdir()?;
-    let chunks: Vec<&[tomek::tictactoe::board::Board]> = positions.chunks(chunk).collect();
-    // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
-    tomek::interrupt::poll();
-    let stop = tomek::interrupt::requested;
-    let failures: Vec<(usize, String)> = chunks
-        .par_iter()
-        .enumerate()
-        .filter_map(|(i, boards)| {
-            let input = layout::input_text(p, boards);
-            let in_path = dir.join(format!("run{i}.in"));
-            let out_path = dir.join(format!("run{i}.out"));
-            if let Err(e) = std::fs::write(&in_path, &input) {
-                return Some((i, format!("cannot write {}: {e}", in_path.display())));
-            }
-            let mut output = Vec::new();
-            let mut buf = Vec::new();
-            let run = Run {
-                command,
-                stdin: Some(&in_path),
-                stdout: &out_path,
-                limit: 64 << 20,
-                deadline: Instant::now() + timeout,
-                limits,
-            };
-            let finished = process::run(
-                &run,
-                &stop,
-                &mut |bytes| {
-                    output.extend_from_slice(bytes);
-                    true
-                },
-                &mut buf,
-            );
-            let _ = std::fs::remove_file(&in_path);
-            let _ = std::fs::remove_file(&out_path);
-            match finished.ending {
-                Ending::Exited(0) => {}
-                Ending::Exited(code) => {
-                    return Some((i, format!("the solver exited with code {code}")));
-                }
-                Ending::TimedOut => {
-                    return Some((
-                        i,
-                        format!("over the time limit ({} s)", timeout.as_secs_f64()),
-                    ));
-                }
-                other => return Some((i, format!("the run ended: {other:?}"))),
-            }
-            match judge::check(p, ("input", &input), None, ("output", &output)) {
-                Verdict::Accepted(_) => None,
-                v => {
-                    let msg = v.to_string();
-                    // Name the board of the case the verdict names.
-                    let n: Option<usize> = msg
-                        .split_once("case ")
-                        .and_then(|(_, r)| r.split(':').next())
-                        .and_then(|d| d.parse().ok());
-                    let board = match n.and_then(|n| boards.get(n - 1)) {
-                        Some(&b) => format!(" [board {}]", p.grid_text(b)),
-                        None => String::new(),
-                    };
-                    Some((i, format!("{msg}{board}")))
-                }
-            }
-        })
-        .collect();
-    let _ = std::fs::remove_dir_all(&dir);
-    let total = positions.len();
-    if failures.is_empty() {
-        outln!(
-            "{command}: accepted on all {} positions of {} ({} runs)",
-            grouped(total as u128),
-            p.name,
-            chunks.len()
-        );
-        Ok(ExitCode::SUCCESS)
-    } else {
-        outln!(
-            "{command}: {} of {} runs failed on {}",
-            failures.len(),
-            chunks.len(),
-            p.name
-        );
-        for (i, msg) in failures.iter().take(max_failures as usize) {
-            outln!(
-                "  run {} (cases {}-{}): {msg}",
-                i + 1,
-                i * chunk + 1,
-                ((i + 1) * chunk).min(total)
-            );
-        }
-        Ok(ExitCode::from(1))
+    use tomek::tictactoe::solver::process::interrupt;
+    if opts.command.trim().is_empty() {
+        anyhow::bail!("--solver: the command is empty");
     }
+    interrupt::poll();
+    if let Some(why) = tomek::tictactoe::solver::probe::cannot_start(
+        &opts.command,
+        &opts.limits,
+        &interrupt::requested,
+    )
+    .context("cannot run the audit")?
+    {
+        anyhow::bail!("--solver: cannot start `{}`: {why}", opts.command);
+    }
+    let boards = match profile {
+        Some((profile, cases, seed)) => sample::draw(p, profile, cases, seed),
+        None => telling_first(p),
+    };
+    let pb = super::progress::bar(boards.len() as u64, "positions");
+    let report =
+        tomek::problem::audit::audit(p, &boards, &opts, &interrupt::requested, &|n| pb.inc(n))
+            .context("cannot run the audit")?;
+    pb.finish_and_clear();
+    if report.interrupted {
+        eprintln!("tomek: interrupted; every solver process was stopped");
+        return Ok(ExitCode::from(130));
+    }
+    match format {
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&report)?),
+        _ => out!("{}", render_audit(&report)),
+    }
+    Ok(if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
-fn tempdir() -> anyhow::Result<PathBuf> {
-    let dir = std::env::temp_dir().join(format!("tomek-audit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    Ok(dir)
+/// Every position of the input space, the killer set first: a wrong solver fails within the
+/// first run.
+fn telling_first(p: &Problem) -> Vec<tomek::tictactoe::board::Board> {
+    let mut boards = mutants::killer_set(p).boards;
+    let front: std::collections::HashSet<_> = boards.iter().copied().collect();
+    boards.extend(p.positions().into_iter().filter(|b| !front.contains(b)));
+    boards
+}
+
+/// The audit's report for people.
+fn render_audit(r: &tomek::problem::audit::Report) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let g = |n: u64| grouped(n as u128);
+    if r.passed() {
+        let _ = writeln!(
+            s,
+            "{}: accepted on all {} positions of {} ({}, {:.1} s)",
+            r.command,
+            g(r.positions),
+            r.problem,
+            tomek::output::plural(r.runs, "run", "runs"),
+            r.seconds
+        );
+        return s;
+    }
+    let _ = writeln!(
+        s,
+        "{}: {} wrong answers and {} broken runs on {} ({} of {} positions checked{})",
+        r.command,
+        g(r.wrong),
+        g(r.broken.len() as u64),
+        r.problem,
+        g(r.checked),
+        g(r.positions),
+        if r.stopped_early {
+            ", stopped at --max-failures"
+        } else {
+            ""
+        }
+    );
+    for b in &r.broken {
+        let _ = write!(
+            s,
+            "  run {} (cases {}-{}): {}",
+            g(b.run),
+            g(b.first_case),
+            g(b.last_case),
+            b.what
+        );
+        if let (Some(board), Some(exp)) = (&b.board, &b.expected) {
+            let _ = write!(s, " [board {board}, expected `{exp}`]");
+        }
+        let _ = writeln!(s);
+        if !b.stderr.is_empty() {
+            for l in b
+                .stderr
+                .lines()
+                .rev()
+                .take(3)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+            {
+                let _ = writeln!(s, "    stderr: {l}");
+            }
+        }
+    }
+    for f in &r.failures {
+        let _ = writeln!(
+            s,
+            "  case {}: `{}` where `{}` is expected [board {}]",
+            g(f.case),
+            f.received,
+            f.expected,
+            f.board
+        );
+    }
+    if !r.kinds.is_empty() {
+        let _ = writeln!(s, "kinds of wrong answer (the smallest position of each):");
+        for k in &r.kinds {
+            let _ = writeln!(
+                s,
+                "  `{}` for `{}`: {} positions, smallest case {} [board {}, {} stones]",
+                k.received,
+                k.expected,
+                g(k.count),
+                g(k.minimal.case),
+                k.minimal.board,
+                k.minimal.stones
+            );
+        }
+    }
+    s
 }

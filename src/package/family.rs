@@ -278,11 +278,13 @@ pub fn solution(p: &Problem) -> String {
 /// One wrong solution of the catalogue: the reference with the mutant's changes, labelled.
 pub fn wrong_solution(p: &Problem, m: Mutant) -> Result<String, PackageError> {
     let reference = solution(p);
+    let catalogue = Catalogue::new(p);
+    let id = catalogue.id(m);
     let section = WRONG_PATCH
         .split("\n@@ ")
         .skip(1)
-        .find(|s| s.lines().next().map(str::trim) == Some(m.id()))
-        .ok_or_else(|| PackageError::Patch(m.id().to_string()))?;
+        .find(|s| s.lines().next().map(str::trim) == Some(id.as_str()))
+        .ok_or_else(|| PackageError::Patch(id.clone()))?;
     let mut source = reference;
     for hunk in section.split("\n~~\n") {
         let (mut old, mut new) = (String::new(), String::new());
@@ -296,14 +298,14 @@ pub fn wrong_solution(p: &Problem, m: Mutant) -> Result<String, PackageError> {
             }
         }
         if old.is_empty() || source.matches(&old).count() != 1 {
-            return Err(PackageError::Patch(m.id().to_string()));
+            return Err(PackageError::Patch(id.clone()));
         }
         source = source.replacen(&old, &new, 1);
     }
     let (first, rest) = source.split_once('\n').unwrap_or((&source, ""));
     Ok(format!(
         "{first}\n// WRONG ANSWER on purpose: {}.\n{rest}",
-        m.description()
+        catalogue.description(m)
     ))
 }
 
@@ -623,7 +625,8 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
          profile named above)",
         p.name, p.name
     );
-    let killer = killer_set(p).boards;
+    let killer = killer_set(p);
+    let (mutants, cells, killer) = (killer.mutants, killer.cells.len(), killer.boards);
     let mut out = Vec::new();
     match builtin_sample(p) {
         Some((input, answer)) => out.push(Case {
@@ -670,9 +673,9 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
             f,
             &format!(
                 "The killer set (profile killer): a smallest set of positions on which every \
-                 wrong solution of tomek's catalogue ({} bugs) that can fail does fail, and \
-                 every answer appears{}.",
-                Mutant::ALL.len(),
+                 wrong solution of tomek's catalogue ({mutants} bugs) that can fail does fail, \
+                 and each of the {cells} feasible combinations of line, stone difference, full \
+                 board and answer appears{}.",
                 if n > 1 { ", one file per position" } else { "" }
             ),
             &rebuild,
@@ -752,7 +755,7 @@ fn failures(p: &Problem, cases: &[Case]) -> Result<Vec<(String, Vec<Mutant>)>, P
         let mut wrong = Vec::new();
         for &b in &input.boards {
             let right = p.verdicts[p.verdict(b, &mut values)].answer.clone();
-            for m in Mutant::ALL {
+            for m in Mutant::CLASSIC {
                 if !wrong.contains(&m) && catalogue.answer(m, b).as_deref() != Some(right.as_str())
                 {
                     wrong.push(m);
@@ -942,7 +945,8 @@ pub fn problem(p: &Problem, seed: u64) -> Result<super::format::Problem, Package
     let cases = cases(p, seed)?;
     let failures = failures(p, &cases)?;
     let mut submissions = vec![Submission::accepted("solution.cpp", &solution(p))];
-    for m in Mutant::ALL {
+    let catalogue = Catalogue::new(p);
+    for m in Mutant::CLASSIC {
         let fails_on: Vec<String> = failures
             .iter()
             .filter(|(_, ms)| ms.contains(&m))
@@ -952,10 +956,10 @@ pub fn problem(p: &Problem, seed: u64) -> Result<super::format::Problem, Package
             continue;
         }
         submissions.push(Submission {
-            file: format!("{}.cpp", m.id()),
+            file: format!("{}.cpp", catalogue.id(m)),
             source: wrong_solution(p, m)?,
             verdict: Verdict::WrongAnswer,
-            bug: Some(m.description().to_string()),
+            bug: Some(catalogue.description(m)),
             fails_on,
             fails_only_there: true,
         });

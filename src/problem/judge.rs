@@ -212,7 +212,7 @@ pub struct Explanation {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WrongAnswer {
     /// The wrong solution's name.
-    pub mutant: &'static str,
+    pub mutant: String,
     /// Its answer (`(no answer)` where no rule matches what it computes).
     pub answers: String,
 }
@@ -220,7 +220,7 @@ pub struct WrongAnswer {
 /// Explains a grid given in the problem's symbols: the rows joined by `/`, or every square in
 /// reading order. Any grid over the symbols is explained, valid input or not.
 pub fn explain(p: &Problem, board: &str) -> Result<Explanation, String> {
-    use super::mutants::{Catalogue, Mutant};
+    use super::mutants::Catalogue;
     use super::{BoardLayout, Cases, InputSpace};
     let squares: Vec<char> = board.chars().filter(|&c| c != '/').collect();
     let cells = p.geometry.cells() as usize;
@@ -251,12 +251,12 @@ pub fn explain(p: &Problem, board: &str) -> Result<Explanation, String> {
         .map(|v| p.verdicts[v].answer.clone());
     let mut catalogue = Catalogue::new(p);
     let wrong = match &answer {
-        Some(a) => Mutant::ALL
-            .iter()
-            .filter_map(|&m| {
+        Some(a) => (0..catalogue.mutants.len())
+            .filter_map(|i| {
+                let m = catalogue.mutants[i];
                 let got = catalogue.answer(m, b);
                 (got.as_deref() != Some(a.as_str())).then(|| WrongAnswer {
-                    mutant: m.id(),
+                    mutant: catalogue.id(m),
                     answers: got.unwrap_or_else(|| "(no answer)".into()),
                 })
             })

@@ -11,13 +11,15 @@
 //! - [`judge`]: answering, validating and checking files of the problem;
 //! - [`mutants`]: the catalogue of wrong solutions derived from a description, and the killer
 //!   set that catches them all;
-//! - [`sample`]: test files drawn from the input space.
+//! - [`sample`]: test files drawn from the input space;
+//! - [`audit`]: a solver program run on positions of the input space and judged.
 //!
 //! The built-in descriptions (`tomek problem list`) are in `builtin/`, one file each. Code Jam's
 //! Tic-Tac-Toe-Tomek is `tomek`: a description equal to it in everything that decides an answer
 //! is served by the specialised Code Jam path of [`crate::tictactoe`], which the tests hold to
 //! the generic path on every reachable board.
 
+pub mod audit;
 pub mod description;
 pub mod facts;
 pub mod judge;

@@ -1,20 +1,123 @@
 //! The catalogue of wrong solutions a problem's test data must catch, derived from its
 //! description, and the killer set: a smallest set of positions of the input space on which
-//! every wrong solution that can fail does fail, and every answer appears.
+//! every wrong solution that can fail does fail, and every combination of the facts a solver
+//! branches on appears (see [`Cell`]).
 //!
-//! Each wrong solution is the right judgement with one bug people write (the comment threads
-//! of these problems are full of them): a check of play left out, lines forgotten, the turn
-//! order reversed, a symbol misread, the answer's words changed. It computes the facts of the
-//! position as that bug would, then applies the problem's own rules.
+//! The catalogue is systematic: it follows the description's board, rules and answers rather
+//! than a list of bugs seen. Each wrong solution is the right judgement with one bug:
+//! - a line of the board ignored, each on its own, and each class of lines (rows, columns,
+//!   diagonals, anti-diagonals);
+//! - each pair of lines one move can complete together taken for an impossible grid;
+//! - a win test that takes an empty line, or a full line of mixed symbols, for a win;
+//! - each comparison of the stone counts off by one or turned around, the checks of play left
+//!   out one at a time;
+//! - each pair of adjacent verdict rules swapped, a full board called before the lines;
+//! - the two players' symbols swapped, or either misread as an empty square;
+//! - the answer's words in the other case or run together, and the answer repeated or left out
+//!   on each feasible combination of the facts the rules read.
+//!
+//! A mutant computes the facts of the position as its bug would, then applies the problem's
+//! own rules (or its own order of them); only mutants that fail somewhere in the input space
+//! count ([`KillerSet::killable`]).
+//!
+//! Mutants catch bugs someone thought of; coverage catches the rest. The killer set also holds
+//! a position of every feasible [`Cell`]: who has a line and of what kind, the stone difference,
+//! whether the board is full, and the answer. A solver whose bug no mutant names still meets a
+//! position of every shape its branches can tell apart.
 
 use super::Problem;
 use super::facts::{Facts, Line, Next, Values, Winner};
+use crate::outcome::Player;
 use crate::tictactoe::board::Board;
-use crate::tictactoe::reach::Checks;
+use crate::tictactoe::explain::Outcome;
 use crate::tictactoe::rules::Geometry;
-use crate::tictactoe::sample::smallest_cover;
+use hashbrown::HashMap;
 
-/// One class of bug.
+/// A class of lines, by direction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// Along a row.
+    Row,
+    /// Down a column.
+    Column,
+    /// Down and to the right.
+    Diagonal,
+    /// Down and to the left.
+    AntiDiagonal,
+}
+
+impl Class {
+    /// Every class, in the order of [`Geometry::DIRECTIONS`].
+    pub const ALL: [Class; 4] = [
+        Class::Row,
+        Class::Column,
+        Class::Diagonal,
+        Class::AntiDiagonal,
+    ];
+
+    /// The class's name in ids: `row`, `column`, `diagonal`, `anti-diagonal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Row => "row",
+            Class::Column => "column",
+            Class::Diagonal => "diagonal",
+            Class::AntiDiagonal => "anti-diagonal",
+        }
+    }
+
+    /// The class of a line of `g`, from its first two squares (a line of one square is a row).
+    pub fn of(g: &Geometry, line: u16) -> Class {
+        let a = line.trailing_zeros();
+        let rest = line & !(1 << a);
+        if rest == 0 {
+            return Class::Row;
+        }
+        let b = rest.trailing_zeros();
+        let (dr, dc) = (
+            (b / g.cols) as i32 - (a / g.cols) as i32,
+            (b % g.cols) as i32 - (a % g.cols) as i32,
+        );
+        match (dr, dc.signum()) {
+            (0, _) => Class::Row,
+            (_, 0) => Class::Column,
+            (_, 1) => Class::Diagonal,
+            _ => Class::AntiDiagonal,
+        }
+    }
+}
+
+/// How a wrong solution compares the stone counts (`x` the first player's, `o` the second's).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Counts {
+    /// `x - o` is 0 or 1: right.
+    Right,
+    /// Never compared.
+    Unchecked,
+    /// `x - o <= 2`: the upper bound off by one.
+    UpperLoose,
+    /// `x - o >= -1`: the lower bound off by one (`abs(x - o) <= 1`).
+    LowerLoose,
+    /// `x - o < 1`: the upper bound one short, so only `x == o` passes.
+    UpperTight,
+    /// `x - o > 0`... written `x > o`, so only `x == o + 1` passes.
+    LowerTight,
+}
+
+impl Counts {
+    fn ok(self, x: u32, o: u32) -> bool {
+        let d = x as i64 - o as i64;
+        match self {
+            Counts::Right => d == 0 || d == 1,
+            Counts::Unchecked => true,
+            Counts::UpperLoose => (0..=2).contains(&d),
+            Counts::LowerLoose => (-1..=1).contains(&d),
+            Counts::UpperTight => d == 0,
+            Counts::LowerTight => d == 1,
+        }
+    }
+}
+
+/// One wrong solution: the right judgement with one bug.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Mutant {
     /// Never checks that both players have a line (reads such a grid as the first's win).
@@ -24,21 +127,44 @@ pub enum Mutant {
     MoveAfterWin,
     /// Accepts a line by the player who did not move last.
     WinnerNotLast,
-    /// Never checks the stone counts.
-    NoCountCheck,
+    /// The winner's turn checked the wrong way round: the first player's line wants equal
+    /// counts, the second's one stone fewer.
+    WinnerLastSwapped,
+    /// Compares the stone counts as [`Counts`] says (never [`Counts::Right`]).
+    Counts(Counts),
     /// Checks the counts the wrong way round: the second player taken to move first.
     CountsSwapped,
     /// A player with two lines at once taken for an impossible grid.
     TwoLinesRejected,
-    /// Ignores both diagonals.
+    /// A player with two lines of one shape that one move can complete together (by index into
+    /// [`Catalogue::shapes`]) taken for an impossible grid: the double line rejected for some
+    /// shapes of the pair only.
+    PairRejected(u8),
+    /// One line of the board (by index) never checked.
+    LineIgnored(u8),
+    /// A whole class of lines never checked.
+    ClassIgnored(Class),
+    /// Both diagonal classes never checked.
     NoDiagonals,
-    /// Ignores the anti-diagonals (down-left).
-    NoAntiDiagonals,
+    /// No line ever checked: only the counts (and the full board) decide.
+    NoLines,
+    /// A line of empty squares counts as the first player's (the test `a == b && b == c`
+    /// without looking at what `a` is).
+    EmptyLineWins,
+    /// A line with no empty square counts for the player on its first square, whatever the
+    /// others hold.
+    MixedLineWins,
     /// A full board read as a draw before looking for a line.
     FullBeforeLine,
     /// The joker counted for the first player only: the second player's lines read without
     /// it.
     JokerOneSide,
+    /// Verdict rules `k` and `k + 1` tried in the other order.
+    RulesSwapped(u8),
+    /// The two players' symbols swapped.
+    PlayersSwapped,
+    /// The first player's symbol not recognised (`x` for `X`): its stones read as empty.
+    FirstSymbolMisread,
     /// The second player's symbol not recognised (`O` for `0`, or the reverse): its stones
     /// read as empty squares.
     SecondSymbolMisread,
@@ -46,84 +172,134 @@ pub enum Mutant {
     AnswerCase,
     /// The answer's words run together, without their spaces.
     AnswerSpacing,
+    /// The answer printed twice on the positions of one combination of the facts the rules
+    /// read (by index into [`Catalogue::combinations`]).
+    Repeated(u16),
+    /// No answer printed on the positions of one combination of the facts the rules read.
+    Omitted(u16),
 }
 
 impl Mutant {
-    /// Every class, in the order of the catalogue.
-    pub const ALL: [Mutant; 13] = [
+    /// The mutants written out as wrong reference programs in the problem packages, with
+    /// their ids there.
+    pub const CLASSIC: [Mutant; 13] = [
         Mutant::NoBothCheck,
         Mutant::MoveAfterWin,
         Mutant::WinnerNotLast,
-        Mutant::NoCountCheck,
+        Mutant::Counts(Counts::Unchecked),
         Mutant::CountsSwapped,
         Mutant::TwoLinesRejected,
         Mutant::NoDiagonals,
-        Mutant::NoAntiDiagonals,
+        Mutant::ClassIgnored(Class::AntiDiagonal),
         Mutant::FullBeforeLine,
         Mutant::JokerOneSide,
         Mutant::SecondSymbolMisread,
         Mutant::AnswerCase,
         Mutant::AnswerSpacing,
     ];
+}
 
-    /// A short name.
-    pub fn id(self) -> &'static str {
-        match self {
-            Mutant::NoBothCheck => "no-both-check",
-            Mutant::MoveAfterWin => "move-after-win",
-            Mutant::WinnerNotLast => "winner-not-last",
-            Mutant::NoCountCheck => "no-count-check",
-            Mutant::CountsSwapped => "counts-swapped",
-            Mutant::TwoLinesRejected => "two-lines-rejected",
-            Mutant::NoDiagonals => "no-diagonals",
-            Mutant::NoAntiDiagonals => "no-anti-diagonals",
-            Mutant::FullBeforeLine => "full-before-line",
-            Mutant::JokerOneSide => "joker-one-side",
-            Mutant::SecondSymbolMisread => "second-symbol-misread",
-            Mutant::AnswerCase => "answer-case",
-            Mutant::AnswerSpacing => "answer-spacing",
-        }
-    }
+/// How a wrong solution reads a board: which lines it looks at and how, and which checks of
+/// play it makes. [`Reading::RIGHT`] is the right solution.
+#[derive(Copy, Clone, Debug)]
+struct Reading {
+    /// The lines looked at, bits over the geometry's lines.
+    lines: u64,
+    empty_wins: bool,
+    mixed_wins: bool,
+    joker_both: bool,
+    counts: Counts,
+    both: bool,
+    winner_last: bool,
+    winner_last_swapped: bool,
+    winning_move: bool,
+    two_rejected: bool,
+    pair_rejected: Option<u8>,
+    full_first: bool,
+}
 
-    /// The bug in words.
-    pub fn description(self) -> &'static str {
-        match self {
-            Mutant::NoBothCheck => "no check that both players have a line",
-            Mutant::MoveAfterWin => "a move after a win accepted",
-            Mutant::WinnerNotLast => "a line by the player who did not move last accepted",
-            Mutant::NoCountCheck => "the stone counts never checked",
-            Mutant::CountsSwapped => "the players' counts checked the wrong way round",
-            Mutant::TwoLinesRejected => "a player with two lines at once taken as impossible",
-            Mutant::NoDiagonals => "diagonals ignored",
-            Mutant::NoAntiDiagonals => "anti-diagonals ignored",
-            Mutant::FullBeforeLine => "a full board taken for a draw before looking for a line",
-            Mutant::JokerOneSide => "the joker counted for the first player only",
-            Mutant::SecondSymbolMisread => "the second player's symbol misread (`0` and `O`)",
-            Mutant::AnswerCase => "the verdict's words in the other case",
-            Mutant::AnswerSpacing => "the verdict's words without their spaces",
+impl Reading {
+    const RIGHT: Reading = Reading {
+        lines: u64::MAX,
+        empty_wins: false,
+        mixed_wins: false,
+        joker_both: true,
+        counts: Counts::Right,
+        both: true,
+        winner_last: true,
+        winner_last_swapped: false,
+        winning_move: true,
+        two_rejected: false,
+        pair_rejected: None,
+        full_first: false,
+    };
+}
+
+/// A combination of facts the killer set must show: who has a line and of what kind, the
+/// stone difference, whether the board is full, and the answer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    /// Who has a line and of which kind: `none`, `first row`, `second two`, `both`, …
+    pub line: LineKind,
+    /// The first player's stones less the second's, clamped to −1 and 2: −1 stands for −1 or
+    /// less, 2 for 2 or more.
+    pub difference: i8,
+    /// Whether the board is full.
+    pub full: bool,
+    /// The answer, by index into [`Problem::answers`].
+    pub answer: u8,
+}
+
+/// Who has a line, and of which kind.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LineKind {
+    /// Nobody.
+    None,
+    /// One player has exactly one line, of this class (anti-diagonals count as diagonals).
+    One(Player, Class),
+    /// One player has two lines or more.
+    Two(Player),
+    /// Both players.
+    Both,
+}
+
+impl std::fmt::Display for Cell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let who = |p: Player| if p == Player::X { "first" } else { "second" };
+        match self.line {
+            LineKind::None => write!(f, "no line")?,
+            LineKind::One(p, c) => write!(f, "{} has a {}", who(p), c.name())?,
+            LineKind::Two(p) => write!(f, "{} has two lines", who(p))?,
+            LineKind::Both => write!(f, "both have a line")?,
         }
+        let d = match self.difference {
+            -1 => "x-o<=-1".to_string(),
+            2 => "x-o>=2".to_string(),
+            d => format!("x-o={d}"),
+        };
+        write!(f, ", {d}, {}", if self.full { "full" } else { "not full" })
     }
 }
 
 /// The wrong solutions of one problem, ready to answer positions.
 pub struct Catalogue<'p> {
     problem: &'p Problem,
-    no_diagonals: Geometry,
-    no_anti: Geometry,
-    /// Perfect play on each board: the problem's, without diagonals, without anti-diagonals.
-    values: [Values; 3],
-}
-
-/// The facts of `b` on `g` (the problem's own board when `None`), held to `checks`.
-fn facts_in(
-    p: &Problem,
-    values: &mut Values,
-    g: Option<&Geometry>,
-    b: Board,
-    checks: Checks,
-) -> Facts {
-    let values = p.needs_values().then_some(values);
-    super::facts::facts_with(g.unwrap_or(&p.geometry), b, checks, values)
+    /// Every mutant derived from the description, in catalogue order.
+    pub mutants: Vec<Mutant>,
+    /// The combinations of the facts the rules read that some position has, in input-space
+    /// order: what [`Mutant::Repeated`] and [`Mutant::Omitted`] index.
+    pub combinations: Vec<Facts>,
+    /// The shapes of pairs of lines that share a square: the classes of the two lines and
+    /// the squares they share, up to the board's symmetries (the smallest image of the shared
+    /// squares stands for them). What [`Mutant::PairRejected`] indexes.
+    pub shapes: Vec<(Class, Class, u16)>,
+    /// The pairs of lines (by index) of each shape.
+    pairs: Vec<Vec<(u8, u8)>>,
+    classes: Vec<Class>,
+    /// The board without each line (when perfect play is read), by line index then class.
+    geometries: HashMap<u64, (Geometry, Values)>,
+    values: Values,
+    answers: Vec<String>,
 }
 
 /// Swaps the players of a board: the board as a solver that has them the wrong way round
@@ -155,115 +331,561 @@ fn swap_facts(mut f: Facts) -> Facts {
     f
 }
 
+/// The facts the rules of `p` read, the others set to one value: what tells apart the
+/// positions on which a solver's branches can differ.
+fn combination(p: &Problem, f: &Facts) -> Facts {
+    let mut read = Facts {
+        reachable: false,
+        line: Line::None,
+        full: false,
+        next: Next::First,
+        over: false,
+        ply: 0,
+        value: None,
+        winner: None,
+    };
+    for r in &p.verdicts {
+        let w = &r.when;
+        if w.reachable.is_some() {
+            read.reachable = f.reachable;
+        }
+        if w.line.is_some() {
+            read.line = f.line;
+        }
+        if w.full.is_some() {
+            read.full = f.full;
+        }
+        if w.next.is_some() {
+            read.next = f.next;
+        }
+        if w.over.is_some() {
+            read.over = f.over;
+        }
+        if w.ply.is_some() {
+            read.ply = f.ply;
+        }
+        if w.value.is_some() {
+            read.value = f.value;
+        }
+        if w.winner.is_some() {
+            read.winner = f.winner;
+        }
+    }
+    read
+}
+
 impl<'p> Catalogue<'p> {
-    /// The catalogue of `problem`.
+    /// The catalogue of `problem`: every mutant its description gives, and the combinations
+    /// of facts its rules read (one pass over the input space).
     pub fn new(problem: &'p Problem) -> Catalogue<'p> {
         let g = &problem.geometry;
-        let build = |dirs: &[(i32, i32)]| {
-            Geometry::with_directions(g.rows, g.cols, g.line, g.joker, dirs)
-                .expect("a subset of a valid geometry's directions")
-        };
-        let d = Geometry::DIRECTIONS;
-        Catalogue {
+        let classes: Vec<Class> = g.lines.iter().map(|&l| Class::of(g, l)).collect();
+        let mut shapes: Vec<(Class, Class, u16)> = Vec::new();
+        let mut pairs: Vec<Vec<(u8, u8)>> = Vec::new();
+        let n = g.lines.len().min(64);
+        for i in 0..n {
+            for j in i + 1..n {
+                let shared = g.lines[i] & g.lines[j];
+                if shared == 0 {
+                    continue;
+                }
+                let (a, b) = (classes[i].min(classes[j]), classes[i].max(classes[j]));
+                let shape = (a, b, smallest_image(g, shared));
+                match shapes.iter().position(|&s| s == shape) {
+                    Some(k) => pairs[k].push((i as u8, j as u8)),
+                    None => {
+                        shapes.push(shape);
+                        pairs.push(vec![(i as u8, j as u8)]);
+                    }
+                }
+            }
+        }
+        let mut cat = Catalogue {
             problem,
-            no_diagonals: build(&d[..2]),
-            no_anti: build(&d[..3]),
-            values: Default::default(),
+            mutants: Vec::new(),
+            combinations: Vec::new(),
+            shapes,
+            pairs,
+            classes,
+            geometries: HashMap::new(),
+            values: Values::new(),
+            answers: problem.answers().iter().map(|s| s.to_string()).collect(),
+        };
+        let mut seen = hashbrown::HashSet::new();
+        let mut values = Values::new();
+        for b in problem.positions() {
+            let f = problem.facts(b, &mut values);
+            let c = combination(problem, &f);
+            if seen.insert(c) {
+                cat.combinations.push(c);
+            }
+        }
+        cat.values = values;
+        cat.mutants = cat.derive();
+        cat
+    }
+
+    /// Every mutant the description gives, in catalogue order.
+    fn derive(&self) -> Vec<Mutant> {
+        let g = &self.problem.geometry;
+        let mut v = vec![
+            Mutant::NoBothCheck,
+            Mutant::MoveAfterWin,
+            Mutant::WinnerNotLast,
+            Mutant::WinnerLastSwapped,
+            Mutant::Counts(Counts::Unchecked),
+            Mutant::Counts(Counts::UpperLoose),
+            Mutant::Counts(Counts::LowerLoose),
+            Mutant::Counts(Counts::UpperTight),
+            Mutant::Counts(Counts::LowerTight),
+            Mutant::CountsSwapped,
+            Mutant::TwoLinesRejected,
+        ];
+        let n = g.lines.len().min(64);
+        v.extend((0..self.shapes.len().min(256)).map(|k| Mutant::PairRejected(k as u8)));
+        v.extend((0..n).map(|i| Mutant::LineIgnored(i as u8)));
+        // A class of one line is that line's mutant already.
+        for c in Class::ALL {
+            if self.classes.iter().filter(|&&x| x == c).count() > 1 {
+                v.push(Mutant::ClassIgnored(c));
+            }
+        }
+        v.extend([
+            Mutant::NoDiagonals,
+            Mutant::NoLines,
+            Mutant::EmptyLineWins,
+            Mutant::MixedLineWins,
+            Mutant::FullBeforeLine,
+        ]);
+        if g.joker {
+            v.push(Mutant::JokerOneSide);
+        }
+        v.extend(
+            (0..self.problem.verdicts.len().saturating_sub(1))
+                .map(|k| Mutant::RulesSwapped(k as u8)),
+        );
+        v.extend([
+            Mutant::PlayersSwapped,
+            Mutant::FirstSymbolMisread,
+            Mutant::SecondSymbolMisread,
+            Mutant::AnswerCase,
+            Mutant::AnswerSpacing,
+        ]);
+        let k = self.combinations.len().min(u16::MAX as usize);
+        v.extend((0..k).map(|i| Mutant::Repeated(i as u16)));
+        v.extend((0..k).map(|i| Mutant::Omitted(i as u16)));
+        v
+    }
+
+    /// The name of line `i`: `row-2`, `anti-diagonal-1` (numbered from 1 within its class).
+    pub fn line_name(&self, i: usize) -> String {
+        let c = self.classes[i];
+        let k = self.classes[..i].iter().filter(|&&x| x == c).count() + 1;
+        format!("{}-{k}", c.name())
+    }
+
+    /// A short name of a mutant, unique within the catalogue.
+    pub fn id(&self, m: Mutant) -> String {
+        match m {
+            Mutant::NoBothCheck => "no-both-check".into(),
+            Mutant::MoveAfterWin => "move-after-win".into(),
+            Mutant::WinnerNotLast => "winner-not-last".into(),
+            Mutant::WinnerLastSwapped => "winner-last-swapped".into(),
+            Mutant::Counts(Counts::Unchecked) | Mutant::Counts(Counts::Right) => {
+                "no-count-check".into()
+            }
+            Mutant::Counts(Counts::UpperLoose) => "count-upper-loose".into(),
+            Mutant::Counts(Counts::LowerLoose) => "count-lower-loose".into(),
+            Mutant::Counts(Counts::UpperTight) => "count-upper-tight".into(),
+            Mutant::Counts(Counts::LowerTight) => "count-lower-tight".into(),
+            Mutant::CountsSwapped => "counts-swapped".into(),
+            Mutant::TwoLinesRejected => "two-lines-rejected".into(),
+            Mutant::PairRejected(k) => {
+                let (a, b, _) = self.shapes[k as usize];
+                let (i, j) = self.pairs[k as usize][0];
+                let same = self
+                    .shapes
+                    .iter()
+                    .take(k as usize)
+                    .filter(|s| (s.0, s.1) == (a, b))
+                    .count();
+                let _ = (i, j);
+                format!("pair-rejected-{}-{}-{}", a.name(), b.name(), same + 1)
+            }
+            Mutant::LineIgnored(i) => format!("no-{}", self.line_name(i as usize)),
+            Mutant::ClassIgnored(Class::AntiDiagonal) => "no-anti-diagonals".into(),
+            Mutant::ClassIgnored(Class::Diagonal) => "no-main-diagonals".into(),
+            Mutant::ClassIgnored(c) => format!("no-{}s", c.name()),
+            Mutant::NoDiagonals => "no-diagonals".into(),
+            Mutant::NoLines => "no-lines".into(),
+            Mutant::EmptyLineWins => "empty-line-wins".into(),
+            Mutant::MixedLineWins => "mixed-line-wins".into(),
+            Mutant::FullBeforeLine => "full-before-line".into(),
+            Mutant::JokerOneSide => "joker-one-side".into(),
+            Mutant::RulesSwapped(k) => format!("rules-{}-{}-swapped", k + 1, k + 2),
+            Mutant::PlayersSwapped => "players-swapped".into(),
+            Mutant::FirstSymbolMisread => "first-symbol-misread".into(),
+            Mutant::SecondSymbolMisread => "second-symbol-misread".into(),
+            Mutant::AnswerCase => "answer-case".into(),
+            Mutant::AnswerSpacing => "answer-spacing".into(),
+            Mutant::Repeated(k) => format!("repeated-{}", k + 1),
+            Mutant::Omitted(k) => format!("omitted-{}", k + 1),
         }
     }
 
-    fn facts(&mut self, g: Option<&Geometry>, b: Board, checks: Checks) -> Facts {
-        facts_in(self.problem, &mut self.values[0], g, b, checks)
+    /// The bug in words.
+    pub fn description(&self, m: Mutant) -> String {
+        let p = self.problem;
+        match m {
+            Mutant::NoBothCheck => "no check that both players have a line".into(),
+            Mutant::MoveAfterWin => "a move after a win accepted".into(),
+            Mutant::WinnerNotLast => "a line by the player who did not move last accepted".into(),
+            Mutant::WinnerLastSwapped => {
+                "the winner's turn checked the wrong way round (first's line with equal counts)"
+                    .into()
+            }
+            Mutant::Counts(Counts::Unchecked) | Mutant::Counts(Counts::Right) => {
+                "the stone counts never checked".into()
+            }
+            Mutant::Counts(Counts::UpperLoose) => "counts checked as x-o <= 2 (off by one)".into(),
+            Mutant::Counts(Counts::LowerLoose) => {
+                "counts checked as |x-o| <= 1 (off by one)".into()
+            }
+            Mutant::Counts(Counts::UpperTight) => "counts checked as x-o < 1 (off by one)".into(),
+            Mutant::Counts(Counts::LowerTight) => "counts checked as x > o (off by one)".into(),
+            Mutant::CountsSwapped => "the players' counts checked the wrong way round".into(),
+            Mutant::TwoLinesRejected => {
+                "a player with two lines at once taken as impossible".into()
+            }
+            Mutant::PairRejected(k) => {
+                let names: Vec<String> = self.pairs[k as usize]
+                    .iter()
+                    .map(|&(i, j)| {
+                        format!(
+                            "{}+{}",
+                            self.line_name(i as usize),
+                            self.line_name(j as usize)
+                        )
+                    })
+                    .collect();
+                format!(
+                    "a player with two lines of one shape taken as impossible ({})",
+                    names.join(", ")
+                )
+            }
+            Mutant::LineIgnored(i) => format!("{} never checked", self.line_name(i as usize)),
+            Mutant::ClassIgnored(c) => format!("{}s ignored", c.name()),
+            Mutant::NoDiagonals => "diagonals ignored".into(),
+            Mutant::NoLines => "no line checked, only the counts".into(),
+            Mutant::EmptyLineWins => "a line of empty squares taken for a win".into(),
+            Mutant::MixedLineWins => "a line of mixed symbols taken for a win".into(),
+            Mutant::FullBeforeLine => {
+                "a full board taken for a draw before looking for a line".into()
+            }
+            Mutant::JokerOneSide => "the joker counted for the first player only".into(),
+            Mutant::RulesSwapped(k) => format!(
+                "`{}` tried before `{}`",
+                p.verdicts[k as usize + 1].answer,
+                p.verdicts[k as usize].answer
+            ),
+            Mutant::PlayersSwapped => "the two players' symbols swapped".into(),
+            Mutant::FirstSymbolMisread => format!(
+                "the first player's symbol misread (`{}` not recognised)",
+                p.symbols.first as char
+            ),
+            Mutant::SecondSymbolMisread => format!(
+                "the second player's symbol misread (`{}` not recognised)",
+                p.symbols.second as char
+            ),
+            Mutant::AnswerCase => "the verdict's words in the other case".into(),
+            Mutant::AnswerSpacing => "the verdict's words without their spaces".into(),
+            Mutant::Repeated(k) => format!(
+                "the answer printed twice when {}",
+                self.describe_combination(k as usize)
+            ),
+            Mutant::Omitted(k) => format!(
+                "no answer printed when {}",
+                self.describe_combination(k as usize)
+            ),
+        }
     }
 
-    /// What mutant `m` answers on `b` (`None` where no rule matches what it computes: it
-    /// prints something no right solution prints).
+    /// A combination of the facts the rules read, in the description's words.
+    pub fn describe_combination(&self, k: usize) -> String {
+        let c = &self.combinations[k];
+        let full = super::rules::describe_facts(c);
+        // Only the facts some rule reads.
+        let keep: Vec<&str> = full
+            .split(", ")
+            .filter(|part| {
+                let name = part.split(" = ").next().unwrap_or("");
+                self.problem.verdicts.iter().any(|r| {
+                    let w = &r.when;
+                    match name {
+                        "reachable" => w.reachable.is_some(),
+                        "line" => w.line.is_some(),
+                        "full" => w.full.is_some(),
+                        "next" => w.next.is_some(),
+                        "over" => w.over.is_some(),
+                        "ply" => w.ply.is_some(),
+                        "value" => w.value.is_some(),
+                        "winner" => w.winner.is_some(),
+                        _ => false,
+                    }
+                })
+            })
+            .collect();
+        if keep.is_empty() {
+            "any position".into()
+        } else {
+            keep.join(", ")
+        }
+    }
+
+    /// The lines (bits over the geometry's lines) inside `mask` that `r` looks at.
+    fn lines_in(&self, r: &Reading, mask: u16) -> u64 {
+        let mut found = 0u64;
+        for (i, &l) in self.problem.geometry.lines.iter().enumerate().take(64) {
+            if r.lines >> i & 1 == 1 && mask & l == l {
+                found |= 1 << i;
+            }
+        }
+        found
+    }
+
+    /// The facts of `b` as a solver reading it by `r` computes them; `values_key` names the
+    /// board whose perfect play it knows (the lines it looks at).
+    fn facts_by(&mut self, r: &Reading, b: Board) -> Facts {
+        let p = self.problem;
+        let g = &p.geometry;
+        let full_mask = g.full();
+        let empty = full_mask & !b.filled();
+        let o_mask = if r.joker_both { b.o | b.t } else { b.o };
+        let mut xl = self.lines_in(r, b.x | b.t);
+        let mut ol = self.lines_in(r, o_mask);
+        if r.empty_wins {
+            xl |= self.lines_in(r, empty);
+        }
+        if r.mixed_wins {
+            for (i, &l) in g.lines.iter().enumerate().take(64) {
+                if r.lines >> i & 1 == 1 && l & empty == 0 && xl >> i & 1 == 0 && ol >> i & 1 == 0 {
+                    let first = l.trailing_zeros();
+                    if b.o >> first & 1 == 1 {
+                        ol |= 1 << i;
+                    } else {
+                        xl |= 1 << i;
+                    }
+                }
+            }
+        }
+        let full = b.filled() == full_mask;
+        let mut line = match (xl != 0, ol != 0) {
+            (false, false) => Line::None,
+            (true, false) => Line::First,
+            (false, true) => Line::Second,
+            (true, true) => Line::Both,
+        };
+        let (x, o) = (b.x.count_ones(), b.o.count_ones());
+        let next = if x == o {
+            Next::First
+        } else if x == o + 1 {
+            Next::Second
+        } else {
+            Next::Neither
+        };
+        let reachable = self.reachable_by(r, b, line, xl, ol);
+        let over = line != Line::None || full;
+        let (mut value, mut winner) = (None, None);
+        if p.needs_values() && reachable {
+            let mover = if next == Next::First {
+                Player::X
+            } else {
+                Player::O
+            };
+            if over {
+                winner = Some(match line {
+                    Line::First => Winner::First,
+                    Line::Second => Winner::Second,
+                    _ => Winner::Nobody,
+                });
+            } else {
+                let v = self.outcome(r.lines, b, mover);
+                value = Some(v);
+                winner = Some(match (v, mover) {
+                    (Outcome::Draw, _) => Winner::Nobody,
+                    (Outcome::Win, Player::X) | (Outcome::Loss, Player::O) => Winner::First,
+                    _ => Winner::Second,
+                });
+            }
+        }
+        // The draw is called before the lines are looked at: every other fact stands.
+        if r.full_first && full {
+            line = Line::None;
+        }
+        Facts {
+            reachable,
+            line,
+            full,
+            next,
+            over,
+            ply: x + o,
+            value,
+            winner,
+        }
+    }
+
+    /// Whether a solver reading by `r` takes `b` for a position of play, given the lines it
+    /// found for each player.
+    fn reachable_by(&self, r: &Reading, b: Board, line: Line, xl: u64, ol: u64) -> bool {
+        let (x, o) = (b.x.count_ones(), b.o.count_ones());
+        if !r.counts.ok(x, o) {
+            return false;
+        }
+        let (winner, lines) = match line {
+            Line::None => return true,
+            Line::Both if r.both => return false,
+            Line::First | Line::Both => (Player::X, xl),
+            Line::Second => (Player::O, ol),
+        };
+        let last = if x > o { Player::X } else { Player::O };
+        if r.winner_last {
+            let want = if r.winner_last_swapped {
+                last.other()
+            } else {
+                last
+            };
+            if winner != want {
+                return false;
+            }
+        }
+        let g = &self.problem.geometry;
+        if r.two_rejected && lines.count_ones() >= 2 {
+            return false;
+        }
+        if let Some(k) = r.pair_rejected
+            && self.pairs[k as usize]
+                .iter()
+                .any(|&(i, j)| lines >> i & 1 == 1 && lines >> j & 1 == 1)
+        {
+            return false;
+        }
+        if r.winning_move {
+            let mut core = g.full();
+            for (i, &l) in g.lines.iter().enumerate().take(64) {
+                if lines >> i & 1 == 1 {
+                    core &= l;
+                }
+            }
+            if core & b.of(winner) == 0 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Perfect play on `b` for `mover`, on the board of the lines in `lines` only.
+    fn outcome(&mut self, lines: u64, b: Board, mover: Player) -> Outcome {
+        let g = &self.problem.geometry;
+        let all = if g.lines.len() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << g.lines.len()) - 1
+        };
+        if lines & all == all {
+            return self.values.outcome(g, b, mover);
+        }
+        let (sub, values) = self.geometries.entry(lines & all).or_insert_with(|| {
+            let kept: Vec<u16> = g
+                .lines
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| lines >> i & 1 == 1)
+                .map(|(_, &l)| l)
+                .collect();
+            (
+                Geometry::with_lines(g.rows, g.cols, g.line, g.joker, kept),
+                Values::new(),
+            )
+        });
+        values.outcome(sub, b, mover)
+    }
+
+    /// The right facts of `b`.
+    pub fn facts(&mut self, b: Board) -> Facts {
+        self.facts_by(&Reading::RIGHT, b)
+    }
+
+    /// The lines (bits over the geometry's lines) of one class.
+    fn class_lines(&self, keep: impl Fn(Class) -> bool) -> u64 {
+        let mut m = 0;
+        for (i, &c) in self.classes.iter().enumerate().take(64) {
+            if keep(c) {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// What mutant `m` answers on `b`: `None` where it prints nothing, or where no rule
+    /// matches what it computes (it prints something no right solution prints).
     pub fn answer(&mut self, m: Mutant, b: Board) -> Option<String> {
-        let all = Checks::ALL;
+        let right = Reading::RIGHT;
+        let reading = |f: &dyn Fn(&mut Reading)| {
+            let mut r = right;
+            f(&mut r);
+            r
+        };
         let f = match m {
             Mutant::NoBothCheck => {
-                let mut f = self.facts(None, b, Checks { both: false, ..all });
+                let mut f = self.facts_by(&reading(&|r| r.both = false), b);
                 if f.line == Line::Both {
                     f.line = Line::First;
                 }
                 f
             }
-            Mutant::MoveAfterWin => self.facts(
-                None,
-                b,
-                Checks {
-                    winning_move: false,
-                    ..all
-                },
-            ),
-            Mutant::WinnerNotLast => self.facts(
-                None,
-                b,
-                Checks {
-                    winner_last: false,
-                    ..all
-                },
-            ),
-            Mutant::NoCountCheck => self.facts(
-                None,
-                b,
-                Checks {
-                    counts: false,
-                    ..all
-                },
-            ),
-            Mutant::CountsSwapped => {
-                let f = self.facts(None, swapped(b), all);
-                swap_facts(f)
+            Mutant::MoveAfterWin => self.facts_by(&reading(&|r| r.winning_move = false), b),
+            Mutant::WinnerNotLast => self.facts_by(&reading(&|r| r.winner_last = false), b),
+            Mutant::WinnerLastSwapped => {
+                self.facts_by(&reading(&|r| r.winner_last_swapped = true), b)
             }
-            Mutant::TwoLinesRejected => {
-                let mut f = self.facts(None, b, all);
-                let g = &self.problem.geometry;
-                let lines = |mask: u16| g.lines.iter().filter(|&&l| mask & l == l).count();
-                if lines(b.x | b.t) >= 2 || lines(b.o | b.t) >= 2 {
-                    f.reachable = false;
-                    f.value = None;
-                    f.winner = None;
-                }
-                f
+            Mutant::Counts(c) => self.facts_by(&reading(&|r| r.counts = c), b),
+            Mutant::CountsSwapped => swap_facts(self.facts_by(&right, swapped(b))),
+            Mutant::TwoLinesRejected => self.facts_by(&reading(&|r| r.two_rejected = true), b),
+            Mutant::PairRejected(k) => self.facts_by(&reading(&|r| r.pair_rejected = Some(k)), b),
+            Mutant::LineIgnored(i) => self.facts_by(&reading(&|r| r.lines &= !(1 << i)), b),
+            Mutant::ClassIgnored(c) => {
+                let drop = self.class_lines(|x| x == c);
+                self.facts_by(&reading(&|r| r.lines &= !drop), b)
             }
-            Mutant::NoDiagonals => facts_in(
-                self.problem,
-                &mut self.values[1],
-                Some(&self.no_diagonals),
-                b,
-                all,
-            ),
-            Mutant::NoAntiDiagonals => facts_in(
-                self.problem,
-                &mut self.values[2],
-                Some(&self.no_anti),
-                b,
-                all,
-            ),
-            Mutant::FullBeforeLine => {
-                let mut f = self.facts(None, b, all);
-                if f.full {
-                    f.line = Line::None;
-                }
-                f
+            Mutant::NoDiagonals => {
+                let drop = self.class_lines(|x| matches!(x, Class::Diagonal | Class::AntiDiagonal));
+                self.facts_by(&reading(&|r| r.lines &= !drop), b)
             }
-            Mutant::JokerOneSide => self.facts(
-                None,
-                b,
-                Checks {
-                    joker_both: false,
-                    ..all
-                },
-            ),
-            Mutant::SecondSymbolMisread => {
-                let seen = Board { o: 0, ..b };
-                self.facts(None, seen, all)
-            }
-            Mutant::AnswerCase | Mutant::AnswerSpacing => self.facts(None, b, all),
+            Mutant::NoLines => self.facts_by(&reading(&|r| r.lines = 0), b),
+            Mutant::EmptyLineWins => self.facts_by(&reading(&|r| r.empty_wins = true), b),
+            Mutant::MixedLineWins => self.facts_by(&reading(&|r| r.mixed_wins = true), b),
+            Mutant::FullBeforeLine => self.facts_by(&reading(&|r| r.full_first = true), b),
+            Mutant::JokerOneSide => self.facts_by(&reading(&|r| r.joker_both = false), b),
+            Mutant::PlayersSwapped => self.facts_by(&right, swapped(b)),
+            Mutant::FirstSymbolMisread => self.facts_by(&right, Board { x: 0, ..b }),
+            Mutant::SecondSymbolMisread => self.facts_by(&right, Board { o: 0, ..b }),
+            Mutant::RulesSwapped(_)
+            | Mutant::AnswerCase
+            | Mutant::AnswerSpacing
+            | Mutant::Repeated(_)
+            | Mutant::Omitted(_) => self.facts(b),
         };
-        let v = self.problem.verdict_of(&f)?;
-        let a = &self.problem.verdicts[v].answer;
+        let p = self.problem;
+        let v = match m {
+            Mutant::RulesSwapped(k) => {
+                let k = k as usize;
+                let mut order: Vec<usize> = (0..p.verdicts.len()).collect();
+                order.swap(k, k + 1);
+                order.into_iter().find(|&i| p.verdicts[i].when.hold(&f))?
+            }
+            _ => p.verdict_of(&f)?,
+        };
+        let a = &p.verdicts[v].answer;
         Some(match m {
             Mutant::AnswerCase => {
                 if a.chars().any(|c| c.is_ascii_uppercase()) {
@@ -273,20 +895,147 @@ impl<'p> Catalogue<'p> {
                 }
             }
             Mutant::AnswerSpacing => a.replace(' ', ""),
+            Mutant::Repeated(k) | Mutant::Omitted(k) => {
+                if combination(p, &f) != self.combinations[k as usize] {
+                    a.clone()
+                } else if matches!(m, Mutant::Omitted(_)) {
+                    return None;
+                } else {
+                    format!("{a}\n{a}")
+                }
+            }
             _ => a.clone(),
         })
     }
 
     /// The mutants that fail on `b`, whose right answer is `right`, as bits over
-    /// [`Mutant::ALL`].
-    pub fn kills(&mut self, b: Board, right: &str) -> u32 {
-        let mut bits = 0;
-        for (i, &m) in Mutant::ALL.iter().enumerate() {
+    /// [`Catalogue::mutants`].
+    pub fn kills(&mut self, b: Board, right: &str) -> Bits {
+        let mut bits = Bits::new(self.mutants.len());
+        for i in 0..self.mutants.len() {
+            let m = self.mutants[i];
             if self.answer(m, b).as_deref() != Some(right) {
-                bits |= 1 << i;
+                bits.set(i);
             }
         }
         bits
+    }
+
+    /// The coverage cell of `b`, whose facts are `f` and answer `right`.
+    pub fn cell(&self, b: Board, f: &Facts, right: &str) -> Cell {
+        let r = Reading::RIGHT;
+        let (xl, ol) = (self.lines_in(&r, b.x | b.t), self.lines_in(&r, b.o | b.t));
+        let kind = |p: Player, l: u64| {
+            if l.count_ones() >= 2 {
+                LineKind::Two(p)
+            } else {
+                let c = self.classes[l.trailing_zeros() as usize];
+                let c = if c == Class::AntiDiagonal {
+                    Class::Diagonal
+                } else {
+                    c
+                };
+                LineKind::One(p, c)
+            }
+        };
+        let line = match (xl != 0, ol != 0) {
+            (false, false) => LineKind::None,
+            (true, false) => kind(Player::X, xl),
+            (false, true) => kind(Player::O, ol),
+            (true, true) => LineKind::Both,
+        };
+        let d = b.x.count_ones() as i64 - b.o.count_ones() as i64;
+        Cell {
+            line,
+            difference: d.clamp(-1, 2) as i8,
+            full: f.full,
+            answer: self
+                .answers
+                .iter()
+                .position(|a| a == right)
+                .expect("an answer of the rules") as u8,
+        }
+    }
+}
+
+/// The smallest image of a set of squares under the symmetries of `g`'s board: the flips of
+/// the rows and of the columns, and on a square board the transposition.
+fn smallest_image(g: &Geometry, squares: u16) -> u16 {
+    let (rows, cols) = (g.rows, g.cols);
+    let mut best = u16::MAX;
+    for t in 0..8u32 {
+        let (flip_r, flip_c, transpose) = (t & 1 == 1, t & 2 == 2, t & 4 == 4);
+        if transpose && rows != cols {
+            continue;
+        }
+        let mut image = 0u16;
+        for s in 0..rows * cols {
+            if squares >> s & 1 == 0 {
+                continue;
+            }
+            let (mut r, mut c) = (s / cols, s % cols);
+            if flip_r {
+                r = rows - 1 - r;
+            }
+            if flip_c {
+                c = cols - 1 - c;
+            }
+            if transpose {
+                (r, c) = (c, r);
+            }
+            image |= 1 << (r * cols + c);
+        }
+        best = best.min(image);
+    }
+    best
+}
+
+/// A set of small numbers (mutants, cells) as bits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bits(Vec<u64>);
+
+impl Bits {
+    /// An empty set with room for `n` members.
+    pub fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64).max(1)])
+    }
+
+    /// Adds `i`.
+    pub fn set(&mut self, i: usize) {
+        if i / 64 >= self.0.len() {
+            self.0.resize(i / 64 + 1, 0);
+        }
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Whether `i` is in.
+    pub fn has(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+
+    /// How many members.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// Adds every member of `other`.
+    pub fn union_with(&mut self, other: &Bits) {
+        if other.0.len() > self.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+
+    /// The members, in order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.0.len() * 64).filter(|&i| self.has(i))
     }
 }
 
@@ -297,42 +1046,219 @@ pub struct KillerSet {
     pub boards: Vec<Board>,
     /// Positions of the input space read.
     pub positions: u64,
-    /// The mutants some position catches, as bits over [`Mutant::ALL`]; the set catches all.
-    pub killable: u32,
+    /// Mutants in the catalogue.
+    pub mutants: usize,
+    /// The mutants some position catches, as bits over [`Catalogue::mutants`]; the set
+    /// catches all.
+    pub killable: Bits,
+    /// The feasible combinations of facts ([`Cell`]); the set shows each.
+    pub cells: Vec<Cell>,
 }
 
 /// The killer set: a smallest set of positions of the input space on which every mutant that
-/// fails anywhere fails at least once and every answer appears; an exact set cover over the
-/// positions' signatures (the mutants each catches and its answer), as for Tic-Tac-Toe-Tomek.
+/// fails anywhere fails at least once and every feasible [`Cell`] appears (so every answer
+/// does). An exact set cover over the positions' signatures: the mutants each catches and its
+/// cell.
 pub fn killer_set(problem: &Problem) -> KillerSet {
     let mut catalogue = Catalogue::new(problem);
+    let n = catalogue.mutants.len();
     let mut values = Values::new();
-    let answers: Vec<String> = problem.answers().iter().map(|s| s.to_string()).collect();
     let positions = problem.positions();
-    let mut first: Vec<(u64, Board)> = Vec::new();
+    let mut cells: Vec<Cell> = Vec::new();
+    let mut first: Vec<(Bits, Cell, Board)> = Vec::new();
     let mut seen = hashbrown::HashSet::new();
     for &b in &positions {
-        let v = problem.verdict(b, &mut values);
-        let a = &problem.verdicts[v].answer;
-        let k = answers
-            .iter()
-            .position(|x| x == a)
-            .expect("an answer of the rules");
-        let sig = u64::from(catalogue.kills(b, a)) | 1 << (32 + k);
-        if seen.insert(sig) {
-            first.push((sig, b));
+        let f = problem.facts(b, &mut values);
+        let v = problem
+            .verdict_of(&f)
+            .expect("the rules cover the input space");
+        let a = problem.verdicts[v].answer.clone();
+        let cell = catalogue.cell(b, &f, &a);
+        let kills = catalogue.kills(b, &a);
+        if seen.insert((kills.clone(), cell)) {
+            if !cells.contains(&cell) {
+                cells.push(cell);
+            }
+            first.push((kills, cell, b));
         }
     }
+    cells.sort();
     // Among equal signatures the first kept is the first in input-space order; prefer fewer
     // stones among the candidates, so the set is made of the simplest positions.
-    first.sort_by_key(|&(_, b)| (b.ply(), b));
-    let sigs: Vec<u64> = first.iter().map(|&(s, _)| s).collect();
-    let target = sigs.iter().fold(0, |m, &s| m | s);
-    let mut boards: Vec<Board> = smallest_cover(&sigs).iter().map(|&i| first[i].1).collect();
+    first.sort_by_key(|(_, _, b)| (b.ply(), *b));
+    let sigs: Vec<Bits> = first
+        .iter()
+        .map(|(kills, cell, _)| {
+            let mut s = kills.clone();
+            s.set(n + cells.binary_search(cell).expect("a cell seen"));
+            s
+        })
+        .collect();
+    let mut killable = Bits::new(n);
+    for (kills, _, _) in &first {
+        killable.union_with(kills);
+    }
+    let mut exclusive = Bits::new(n + cells.len());
+    for i in 0..cells.len() {
+        exclusive.set(n + i);
+    }
+    let mut boards: Vec<Board> = smallest_cover(&sigs, &exclusive)
+        .iter()
+        .map(|&i| first[i].2)
+        .collect();
     boards.sort_by_key(|&b| (b.ply(), b));
     KillerSet {
         boards,
         positions: positions.len() as u64,
-        killable: target as u32,
+        mutants: n,
+        killable,
+        cells,
+    }
+}
+
+/// A smallest choice of `sets` whose union is the union of all of them, as indices into
+/// `sets` (the first in order among equally small ones the search meets). `exclusive` holds
+/// members of which no set has two: each needs a set of its own, which bounds the search from
+/// below.
+///
+/// Iterative deepening from that bound: covers of `k` sets, then `k + 1`, and so on, over the
+/// sets no other one strictly contains. Each step branches on the uncovered member held by the
+/// fewest sets, and prunes when the exclusive members left, or what is left over the most any
+/// one set covers, need more sets than there is room for.
+pub fn smallest_cover(sets: &[Bits], exclusive: &Bits) -> Vec<usize> {
+    let words = sets.iter().map(|s| s.0.len()).max().unwrap_or(1);
+    let norm = |s: &Bits| {
+        let mut v = s.0.clone();
+        v.resize(words, 0);
+        v
+    };
+    let all: Vec<Vec<u64>> = sets.iter().map(norm).collect();
+    let excl = norm(exclusive);
+    // Distinct sets, the first of each kept, then those no other strictly contains.
+    let mut index: HashMap<&Vec<u64>, usize> = HashMap::new();
+    let mut distinct: Vec<usize> = Vec::new();
+    for (i, s) in all.iter().enumerate() {
+        if !index.contains_key(s) {
+            index.insert(s, i);
+            distinct.push(i);
+        }
+    }
+    let within = |a: &[u64], b: &[u64]| a.iter().zip(b).all(|(x, y)| x & !y == 0);
+    let candidates: Vec<usize> = distinct
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !distinct
+                .iter()
+                .any(|&j| j != i && within(&all[i], &all[j]) && all[i] != all[j])
+        })
+        .collect();
+    let masks: Vec<Vec<u64>> = candidates.iter().map(|&i| all[i].clone()).collect();
+    let mut target = vec![0u64; words];
+    for m in &masks {
+        for (t, w) in target.iter_mut().zip(m) {
+            *t |= w;
+        }
+    }
+    // Members by how few sets hold them: the search branches on the rarest first.
+    let members: Vec<usize> = (0..words * 64)
+        .filter(|&e| target[e / 64] >> (e % 64) & 1 == 1)
+        .collect();
+    let holders: Vec<Vec<usize>> = members
+        .iter()
+        .map(|&e| {
+            (0..masks.len())
+                .filter(|&k| masks[k][e / 64] >> (e % 64) & 1 == 1)
+                .collect()
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_by_key(|&k| (holders[k].len(), members[k]));
+    let search = Search {
+        masks: &masks,
+        excl: &excl,
+        members: &members,
+        holders: &holders,
+        order: &order,
+    };
+    let lower: usize = target
+        .iter()
+        .zip(&excl)
+        .map(|(t, x)| (t & x).count_ones() as usize)
+        .sum();
+    let mut chosen = Vec::new();
+    for size in lower..=masks.len() {
+        if search.cover(&target, size, &mut chosen) {
+            break;
+        }
+    }
+    let mut out: Vec<usize> = chosen.iter().map(|&k| candidates[k]).collect();
+    out.sort_unstable();
+    out
+}
+
+/// The state shared by the steps of [`smallest_cover`]'s search.
+struct Search<'a> {
+    masks: &'a [Vec<u64>],
+    excl: &'a [u64],
+    members: &'a [usize],
+    holders: &'a [Vec<usize>],
+    order: &'a [usize],
+}
+
+impl Search<'_> {
+    /// Whether `left` can be covered with at most `room` more sets; the chosen ones are
+    /// appended to `chosen`.
+    fn cover(&self, left: &[u64], room: usize, chosen: &mut Vec<usize>) -> bool {
+        let count: usize = left.iter().map(|w| w.count_ones() as usize).sum();
+        if count == 0 {
+            return true;
+        }
+        if room == 0 {
+            return false;
+        }
+        let cells: usize = left
+            .iter()
+            .zip(self.excl)
+            .map(|(l, x)| (l & x).count_ones() as usize)
+            .sum();
+        if cells > room {
+            return false;
+        }
+        let best = self
+            .masks
+            .iter()
+            .map(|m| {
+                m.iter()
+                    .zip(left)
+                    .map(|(a, b)| (a & b).count_ones() as usize)
+                    .sum::<usize>()
+            })
+            .max()
+            .unwrap_or(0);
+        if best == 0 || best * room < count {
+            return false;
+        }
+        let k = *self
+            .order
+            .iter()
+            .find(|&&k| {
+                let e = self.members[k];
+                left[e / 64] >> (e % 64) & 1 == 1
+            })
+            .expect("something is left");
+        for &s in &self.holders[k] {
+            let next: Vec<u64> = left
+                .iter()
+                .zip(&self.masks[s])
+                .map(|(l, m)| l & !m)
+                .collect();
+            chosen.push(s);
+            if self.cover(&next, room - 1, chosen) {
+                return true;
+            }
+            chosen.pop();
+        }
+        false
     }
 }

@@ -79,7 +79,6 @@ impl Geometry {
         if rows == 0 || cols == 0 || u64::from(rows) * u64::from(cols) > 16 {
             return Err(GeometryError::Size { rows, cols });
         }
-        let cells = rows * cols;
         if line == 0 || line > rows.max(cols) {
             return Err(GeometryError::Line { rows, cols, line });
         }
@@ -100,6 +99,13 @@ impl Geometry {
                 }
             }
         }
+        Ok(Geometry::with_lines(rows, cols, line, joker, lines))
+    }
+
+    /// A board whose lines are exactly `lines` (masks of squares): the board of a solver that
+    /// looks at only some lines. `rows × cols` must be a valid size (at most 16 squares).
+    pub fn with_lines(rows: u32, cols: u32, line: u32, joker: bool, lines: Vec<u16>) -> Geometry {
+        let cells = rows * cols;
         let mut through = Vec::new();
         let mut through_start = [0u8; 17];
         for s in 0..cells as usize {
@@ -128,7 +134,7 @@ impl Geometry {
                 }
             }
         }
-        Ok(Geometry {
+        Geometry {
             rows,
             cols,
             line,
@@ -139,7 +145,7 @@ impl Geometry {
             wins,
             core,
             completing,
-        })
+        }
     }
 
     /// The Code Jam board: 4×4, four in a line, an optional `T`. Built once, shared.

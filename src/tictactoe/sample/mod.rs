@@ -22,7 +22,6 @@
 mod profiles;
 mod uniform;
 
-pub(crate) use profiles::smallest_cover;
 pub use profiles::{KillerSet, edge_boards, killer_boards, line_name, lines_won};
 
 use crate::outcome::{ByStatus, Status};

@@ -917,23 +917,24 @@ fn exit_name(code: i32) -> &'static str {
 
 /// A path as one word of `sh`: in single quotes, each quote in it written `'\''`.
 #[cfg(not(windows))]
-fn shell_quote(p: &Path) -> String {
+pub fn shell_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
 }
 
 /// A path as one word of `cmd`: in double quotes, which no Windows path holds.
 #[cfg(windows)]
-fn shell_quote(p: &Path) -> String {
+pub fn shell_quote(p: &Path) -> String {
     format!("\"{}\"", p.display())
 }
 
 /// A private directory for the solvers' input and output files, removed with everything in it when dropped.
-struct TempDir {
+pub struct TempDir {
     path: PathBuf,
 }
 
 impl TempDir {
-    fn new() -> io::Result<TempDir> {
+    /// A new directory in the system's temporary directory.
+    pub fn new() -> io::Result<TempDir> {
         let base = std::env::temp_dir();
         for k in 0..1000 {
             let path = base.join(format!("tomek-audit-{}-{k}", std::process::id()));
@@ -949,6 +950,11 @@ impl TempDir {
             }
         }
         Err(io::Error::other("no free temporary directory name"))
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 }
 
