@@ -21,6 +21,7 @@ mod fourow_values;
 mod games;
 mod generate;
 mod generate_cli;
+mod killer_sets;
 mod package;
 mod package_family;
 mod pipes;
