@@ -337,12 +337,16 @@ fn every_console_block_runs_as_shown() {
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
+    let times = Mutex::new(Vec::new());
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| {
                 while let Some(block) = to_run.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let t0 = Instant::now();
                     let found = check(block, bin.path());
+                    let at = format!("{}:{}", block.file, block.line);
+                    times.lock().unwrap().push((t0.elapsed(), at));
                     failures.lock().unwrap().extend(found);
                 }
             });
@@ -355,6 +359,11 @@ fn every_console_block_runs_as_shown() {
         start.elapsed().as_secs_f64(),
         skipped
     );
+    let mut times = times.into_inner().unwrap();
+    times.sort();
+    for (took, at) in times.iter().rev().take(5) {
+        eprintln!("docs: {:5.1} s  {at}", took.as_secs_f64());
+    }
     errors.extend(failures.into_inner().unwrap());
     assert!(errors.is_empty(), "\n{}", errors.join("\n\n"));
 }
