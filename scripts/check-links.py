@@ -7,8 +7,11 @@ kept, each blank made `-`, everything else dropped; a repeated slug gets `-1`, `
 Links to other sites (http:, https:, mailto:) are not fetched. Links inside code blocks and
 code spans are not links.
 
+It also checks that every chapter of docs/src/ is listed in docs/src/SUMMARY.md, so that none is
+left out of the book.
+
 Usage: scripts/check-links.py [FILE.md ...]   (default: README.md and docs/src/**/*.md)
-Exits 1 when a link does not resolve, naming the file, the line and the link.
+Exits 1 when a link does not resolve or a chapter is not in the book, naming what is wrong.
 """
 
 import os
@@ -96,9 +99,26 @@ def check(path):
     return broken
 
 
+def unlisted():
+    """The chapters of docs/src/ that SUMMARY.md does not list."""
+    src = os.path.join(ROOT, "docs", "src")
+    summary = os.path.join(src, "SUMMARY.md")
+    listed = set()
+    for _, line in prose_lines(open(summary, encoding="utf-8").read()):
+        for m in LINK.finditer(line):
+            listed.add(os.path.normpath(os.path.join(src, m.group(2).partition("#")[0])))
+    return [
+        f"{os.path.relpath(f, ROOT)}: not listed in docs/src/SUMMARY.md"
+        for f in documents()
+        if f.startswith(src) and f != summary and os.path.normpath(f) not in listed
+    ]
+
+
 def main():
     files = [os.path.abspath(f) for f in sys.argv[1:]] or documents()
     broken = [b for f in files for b in check(f)]
+    if not sys.argv[1:]:
+        broken += unlisted()
     for b in broken:
         print(b)
     links = sum(len(LINK.findall(l)) for f in files for _, l in prose_lines(open(f, encoding="utf-8").read()))
