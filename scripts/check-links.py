@@ -79,23 +79,33 @@ def documents():
     return out
 
 
+def prose(text):
+    """The text outside fenced code blocks (their lines left empty, so that line numbers
+    hold), with code spans blanked: where links are."""
+    lines = [""] * len(text.splitlines())
+    for number, line in prose_lines(text):
+        lines[number - 1] = line
+    return "\n".join(lines)
+
+
 def check(path):
-    """The broken links of one file, each described."""
+    """The broken links of one file, each described. A link may run over several lines."""
     broken = []
     rel = os.path.relpath(path, ROOT)
-    for number, line in prose_lines(open(path, encoding="utf-8").read()):
-        for m in LINK.finditer(line):
-            target = m.group(2)
-            if re.match(r"^[a-z][a-z0-9+.-]*:", target):
-                continue  # another site, or mailto:
-            file, _, anchor = target.partition("#")
-            dest = path if not file else os.path.normpath(os.path.join(os.path.dirname(path), file))
-            if not os.path.exists(dest):
-                broken.append(f"{rel}:{number}: {target}: no such file")
-            elif anchor and dest.endswith(".md") and anchor not in anchors(dest):
-                broken.append(f"{rel}:{number}: {target}: no heading #{anchor} there")
-            elif anchor and not dest.endswith(".md"):
-                broken.append(f"{rel}:{number}: {target}: an anchor into a file that is not markdown")
+    text = prose(open(path, encoding="utf-8").read())
+    for m in LINK.finditer(text):
+        number = text.count("\n", 0, m.start()) + 1
+        target = m.group(2)
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+            continue  # another site, or mailto:
+        file, _, anchor = target.partition("#")
+        dest = path if not file else os.path.normpath(os.path.join(os.path.dirname(path), file))
+        if not os.path.exists(dest):
+            broken.append(f"{rel}:{number}: {target}: no such file")
+        elif anchor and dest.endswith(".md") and anchor not in anchors(dest):
+            broken.append(f"{rel}:{number}: {target}: no heading #{anchor} there")
+        elif anchor and not dest.endswith(".md"):
+            broken.append(f"{rel}:{number}: {target}: an anchor into a file that is not markdown")
     return broken
 
 
@@ -104,9 +114,8 @@ def unlisted():
     src = os.path.join(ROOT, "docs", "src")
     summary = os.path.join(src, "SUMMARY.md")
     listed = set()
-    for _, line in prose_lines(open(summary, encoding="utf-8").read()):
-        for m in LINK.finditer(line):
-            listed.add(os.path.normpath(os.path.join(src, m.group(2).partition("#")[0])))
+    for m in LINK.finditer(prose(open(summary, encoding="utf-8").read())):
+        listed.add(os.path.normpath(os.path.join(src, m.group(2).partition("#")[0])))
     return [
         f"{os.path.relpath(f, ROOT)}: not listed in docs/src/SUMMARY.md"
         for f in documents()
@@ -121,7 +130,7 @@ def main():
         broken += unlisted()
     for b in broken:
         print(b)
-    links = sum(len(LINK.findall(l)) for f in files for _, l in prose_lines(open(f, encoding="utf-8").read()))
+    links = sum(len(LINK.findall(prose(open(f, encoding="utf-8").read()))) for f in files)
     print(f"check-links: {len(files)} files, {links} links, {len(broken)} broken")
     sys.exit(1 if broken else 0)
 
