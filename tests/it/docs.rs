@@ -403,3 +403,19 @@ fn a_block_says_why_it_is_skipped_in_known_words() {
     assert_eq!(found[0].commands[0].command, "tomek");
     assert_eq!(found[0].commands[0].output, ["out"]);
 }
+
+#[test]
+fn the_readme_is_short_and_opens_with_the_two_commands() {
+    let readme = std::fs::read_to_string(project("README.md")).unwrap();
+    assert!(
+        readme.starts_with(
+            "# tomek\n\n```console\ncargo run --release -- stats\ncargo test --release\n```\n"
+        ),
+        "README.md must open with the two commands of a fresh clone"
+    );
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 300,
+        "README.md has {lines} lines; the guide takes the rest"
+    );
+}
