@@ -11,8 +11,8 @@
 //!   read), the files of `tests/data/docs/` (copied), and nothing else: what a command writes
 //!   stays there and goes with it.
 //! - The output is compared line by line, blanks at the ends of lines and empty lines at the
-//!   end left out. A line `...` (indented or not) stands for any number of lines (none too);
-//!   `[..]` within a line for any text on it. The exit status is not compared: the output says what happened.
+//!   end left out. A line `...` stands for any number of lines (none too); `[..]` within a
+//!   line for any text on it. The exit status is not compared: the output says what happened.
 //! - The info string may add `feature=NAME` (run only when the build has that feature, else
 //!   skipped) or `skip=REASON`, one of [`REASONS`], for a block the tests never run. A block
 //!   with no command must say why with `skip=`. README's first block, the two commands of a
@@ -157,7 +157,7 @@ fn matches(expected: &[String], actual: &[String]) -> bool {
     ok[n][m] = true;
     for i in (0..n).rev() {
         for j in (0..=m).rev() {
-            ok[i][j] = if expected[i].trim_start() == "..." {
+            ok[i][j] = if expected[i] == "..." {
                 ok[i + 1][j] || (j < m && ok[i][j + 1])
             } else {
                 j < m && line_matches(expected[i], actual[j]) && ok[i + 1][j + 1]
