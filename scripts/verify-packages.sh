@@ -334,7 +334,7 @@ EOF
 validators() {
     install_p2d
     echo "== the validators proved"
-    # Every feature, as README's test command builds them, so that after it nothing is rebuilt.
+    # Every feature, as CI's tests build them, so that after them nothing is rebuilt.
     (cd "$ROOT" && TOMEK_TESTLIB="$(testlib_path)" cargo test --release --all-features --quiet --test it -- \
         --ignored --nocapture --test-threads=1 \
         package::tomek_validator_accepts_every_reachable_board \

@@ -13,7 +13,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-# Where the screenshots go: generated/ by default (README shows them); CI puts them under
+# Where the screenshots go: generated/ by default (the guide shows them); CI puts them under
 # target/, as a browser's pixels differ from machine to machine and are no data set to rebuild
 # byte for byte.
 SHOTS = os.environ.get("WEB_SCREENSHOTS", "generated")

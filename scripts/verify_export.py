@@ -1,12 +1,12 @@
-"""Runs the questions of README's "Ask your own question" section three ways and fails on any
+"""Runs the questions of the guide's chapter on SQL (docs/src/sql.md) three ways and fails on any
 difference: tomek's own SQL over the tables it computes (whose aligned output must also be the
-one README shows), DuckDB over the exported Parquet files, and Polars over the same files; and
-README's DuckDB and Polars example, whose output must be the one README shows. The section's
+one the chapter shows), DuckDB over the exported Parquet files, and Polars over the same files;
+and the chapter's DuckDB and Polars example, whose output must be the one it shows. The chapter's
 questions about a problem of the family (```sql --problem NAME) go the same three ways, over
 that problem's export (`tomek export --problem NAME`, written beside EXPORT_DIR).
 
-Usage: verify_export.py TOMEK EXPORT_DIR README.md
-       verify_export.py --fill TOMEK README.md   (writes tomek's outputs into README)
+Usage: verify_export.py TOMEK EXPORT_DIR CHAPTER.md
+       verify_export.py --fill TOMEK CHAPTER.md   (writes tomek's outputs into the chapter)
 """
 
 import csv
@@ -19,19 +19,17 @@ import time
 
 
 def questions(readme):
-    """The (title, sql, shown output) triples of the section."""
-    text = open(readme, encoding="utf-8").read()
-    start = text.index("## Ask your own question")
-    end = text.find("\n## ", start + 1)
-    section = text[start : end if end != -1 else len(text)]
+    """The (title, sql, shown output) triples of the chapter: each ```sql block under a heading,
+    then its ```text output."""
+    section = open(readme, encoding="utf-8").read()
     found = []
     title = None
     lines = section.splitlines()
     i = 0
     while i < len(lines):
         line = lines[i]
-        if line.startswith("### "):
-            title = line[4:].strip()
+        if line.startswith("#"):
+            title = line.lstrip("#").strip()
         if line.strip() == "```sql" and title is not None:
             j = lines.index("```", i + 1)
             sql = "\n".join(lines[i + 1 : j])
@@ -39,7 +37,7 @@ def questions(readme):
             while lines[k].strip() == "":
                 k += 1
             if lines[k].strip() != "```text":
-                raise SystemExit(f"README: question {title!r} has no ```text output after its SQL")
+                raise SystemExit(f"{readme}: question {title!r} has no ```text output after its SQL")
             m = lines.index("```", k + 1)
             shown = "".join(line + "\n" for line in lines[k + 1 : m])
             found.append((title, sql, shown))
@@ -52,10 +50,7 @@ def questions(readme):
 def problem_questions(readme):
     """The (problem, sql, shown output) triples of the section's questions about a problem of
     the family: a ```sql --problem NAME block, then the ```text output."""
-    text = open(readme, encoding="utf-8").read()
-    start = text.index("## Ask your own question")
-    end = text.find("\n## ", start + 1)
-    lines = text[start : end if end != -1 else len(text)].splitlines()
+    lines = open(readme, encoding="utf-8").read().splitlines()
     found = []
     for i, line in enumerate(lines):
         words = line.strip().split()
@@ -66,7 +61,7 @@ def problem_questions(readme):
         while lines[k].strip() == "":
             k += 1
         if lines[k].strip() != "```text":
-            raise SystemExit(f"README: the {words[2]} question at {line!r} has no ```text output")
+            raise SystemExit(f"{readme}: the {words[2]} question at {line!r} has no ```text output")
         m = lines.index("```", k + 1)
         sql = "\n".join(lines[i + 1 : j])
         shown = "".join(x + "\n" for x in lines[k + 1 : m])
@@ -80,7 +75,7 @@ def check_problem_questions(tomek, export, readme, duckdb, pl):
     failures = 0
     qs = problem_questions(readme)
     if not qs:
-        raise SystemExit("README: no question about a problem of the family (```sql --problem)")
+        raise SystemExit(f"{readme}: no question about a problem of the family (```sql --problem)")
     for name in sorted({q[0] for q in qs}):
         out = os.path.join(os.path.dirname(os.path.abspath(export)), f"problem-{name}")
         subprocess.run(
@@ -102,7 +97,7 @@ def check_problem_questions(tomek, export, readme, duckdb, pl):
                 check=True, capture_output=True, text=True,
             ).stdout
             if table != shown:
-                print(f"README shows another output for {problem}'s {sql!r}:\n{shown}\n"
+                print(f"the chapter shows another output for {problem}'s {sql!r}:\n{shown}\n"
                       f"tomek prints:\n{table}")
                 failures += 1
             ours = tomek_rows(tomek, sql, ["--problem", problem])
@@ -118,9 +113,9 @@ def check_problem_questions(tomek, export, readme, duckdb, pl):
 
 
 def engines_example(readme):
-    """The Python example of the section's DuckDB and Polars subsection, and its shown output."""
+    """The Python example of the chapter's DuckDB and Polars section, and its shown output."""
     text = open(readme, encoding="utf-8").read()
-    start = text.index("### The same questions in DuckDB and Polars")
+    start = text.index(" The same questions in DuckDB and Polars\n")
     code_at = text.index("```python\n", start) + len("```python\n")
     code_end = text.index("```\n", code_at)
     shown_at = text.index("```text\n", code_end) + len("```text\n")
@@ -129,10 +124,10 @@ def engines_example(readme):
 
 
 def check_engines_example(export, readme):
-    """Runs README's DuckDB and Polars example beside the export (which it reads as
-    `boards/`); returns 1 when its output is not the one README shows, else 0."""
+    """Runs the chapter's DuckDB and Polars example beside the export (which it reads as
+    `boards/`); returns 1 when its output is not the one the chapter shows, else 0."""
     if os.path.basename(os.path.normpath(export)) != "boards":
-        raise SystemExit(f"{export}: the README example reads a directory named boards")
+        raise SystemExit(f"{export}: the chapter's example reads a directory named boards")
     code, shown = engines_example(readme)
     out = subprocess.run(
         [sys.executable, "-c", code],
@@ -140,10 +135,10 @@ def check_engines_example(export, readme):
         check=True, capture_output=True, text=True,
     ).stdout
     if out.rstrip("\n") != shown.rstrip("\n"):
-        print(f"README shows another output for the DuckDB and Polars example:\n{shown}\n"
+        print(f"the chapter shows another output for the DuckDB and Polars example:\n{shown}\n"
               f"it prints:\n{out}")
         return 1
-    print("the DuckDB and Polars example prints what README shows")
+    print("the DuckDB and Polars example prints what the chapter shows")
     return 0
 
 
@@ -186,7 +181,7 @@ def fill(tomek, readme):
         ).stdout
         block = f"```sql\n{sql}\n```\n\n```text\n{shown}```"
         if block not in text:
-            raise SystemExit(f"README: cannot find the blocks of {title!r}")
+            raise SystemExit(f"{readme}: cannot find the blocks of {title!r}")
         text = text.replace(block, f"```sql\n{sql}\n```\n\n```text\n{table}```", 1)
         print(f"{title}: {len(table.splitlines()) - 1} rows")
     open(readme, "w", encoding="utf-8").write(text)
@@ -211,7 +206,7 @@ def main():
     ctx = pl.SQLContext(boards=frame)
     qs = questions(readme)
     if len(qs) < 10:
-        raise SystemExit(f"README: {len(qs)} questions, expected at least 10")
+        raise SystemExit(f"{readme}: {len(qs)} questions, expected at least 10")
     failures = check_engines_example(export, readme)
     print(f"{'question':<60} {'rows':>5} {'tomek':>8} {'duckdb':>8} {'polars':>8}")
     for title, sql, shown in qs:
@@ -221,7 +216,7 @@ def main():
         ).stdout
         t_tomek = time.time() - t0
         if table != shown:
-            print(f"README shows another output for {title!r}:\n{shown}\ntomek prints:\n{table}")
+            print(f"the chapter shows another output for {title!r}:\n{shown}\ntomek prints:\n{table}")
             failures += 1
         ours = tomek_rows(tomek, sql)
         t0 = time.time()

@@ -192,7 +192,7 @@ impl Submission {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Timing {
     /// The slowest accepted submission's time on the slowest case, in seconds, as measured
-    /// by `scripts/bench.sh package` (its timing rows; see README, *Time limits*).
+    /// by `scripts/bench.sh package` (its timing rows; see docs/src/package/time-limits.md).
     pub slowest_ac: f64,
     /// The slowest time of any submission, wrong ones included, on the slowest case.
     pub slowest_run: f64,

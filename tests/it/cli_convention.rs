@@ -280,8 +280,8 @@ fn a_package_name_must_follow_the_format() {
 }
 
 #[test]
-fn the_readme_gives_the_package_sizes_tomek_prints() {
-    let readme = String::from_utf8(read(project("README.md"))).unwrap();
+fn the_guide_gives_the_package_sizes_tomek_prints() {
+    let chapter = String::from_utf8(read(project("docs/src/package/index.md"))).unwrap();
     let dir = tempfile::tempdir().unwrap();
     for (args, name) in [
         (&["package", "--zip", "-o", "tomek"][..], "tomek"),
@@ -301,8 +301,8 @@ fn the_readme_gives_the_package_sizes_tomek_prints() {
         let first = first.lines().next().unwrap().to_string();
         assert!(first.starts_with(&format!("{name}: ")), "{first}");
         assert!(
-            readme.lines().any(|l| l == first),
-            "README.md should show `{first}`"
+            chapter.lines().any(|l| l == first),
+            "docs/src/package/index.md should show `{first}`"
         );
     }
 }

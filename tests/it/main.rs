@@ -7,6 +7,7 @@ mod published;
 mod audit_solver;
 mod check_cli;
 mod cli_convention;
+mod docs;
 mod enumerate_cli;
 mod enumeration;
 mod evaluators;
