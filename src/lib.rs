@@ -3,6 +3,7 @@
 //!
 //! The layers, from the bottom up:
 //! - [`outcome`]: players, statuses and [`outcome::ByStatus`], shared by everything above;
+//! - [`cover`]: exact set cover, which the killer sets of both games' test data are;
 //! - [`engine`]: the layered enumeration engine shared by both games (memo walks, tree walks);
 //! - [`tictactoe`]: Tic-Tac-Toe-Tomek: the board, rules and evaluators, the state space and
 //!   its statistics, and the judge's tools (Code Jam format, sampling, mutants, validator,
@@ -40,6 +41,7 @@
 //! assert_eq!(by_ply[9].open, 0);
 //! ```
 
+pub mod cover;
 pub mod engine;
 pub mod fourow;
 pub mod interrupt;

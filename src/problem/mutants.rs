@@ -27,6 +27,8 @@
 
 use super::Problem;
 use super::facts::{Facts, Line, Next, Values, Winner};
+pub use crate::cover::Bits;
+use crate::cover::smallest_cover;
 use crate::outcome::Player;
 use crate::tictactoe::board::Board;
 use crate::tictactoe::explain::Outcome;
@@ -990,55 +992,6 @@ fn smallest_image(g: &Geometry, squares: u16) -> u16 {
     best
 }
 
-/// A set of small numbers (mutants, cells) as bits.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Bits(Vec<u64>);
-
-impl Bits {
-    /// An empty set with room for `n` members.
-    pub fn new(n: usize) -> Bits {
-        Bits(vec![0; n.div_ceil(64).max(1)])
-    }
-
-    /// Adds `i`.
-    pub fn set(&mut self, i: usize) {
-        if i / 64 >= self.0.len() {
-            self.0.resize(i / 64 + 1, 0);
-        }
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-
-    /// Whether `i` is in.
-    pub fn has(&self, i: usize) -> bool {
-        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
-    }
-
-    /// How many members.
-    pub fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
-    }
-
-    /// Whether there is none.
-    pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
-
-    /// Adds every member of `other`.
-    pub fn union_with(&mut self, other: &Bits) {
-        if other.0.len() > self.0.len() {
-            self.0.resize(other.0.len(), 0);
-        }
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            *a |= b;
-        }
-    }
-
-    /// The members, in order.
-    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.0.len() * 64).filter(|&i| self.has(i))
-    }
-}
-
 /// The killer set of a problem and what it proves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KillerSet {
@@ -1113,152 +1066,5 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
         mutants: n,
         killable,
         cells,
-    }
-}
-
-/// A smallest choice of `sets` whose union is the union of all of them, as indices into
-/// `sets` (the first in order among equally small ones the search meets). `exclusive` holds
-/// members of which no set has two: each needs a set of its own, which bounds the search from
-/// below.
-///
-/// Iterative deepening from that bound: covers of `k` sets, then `k + 1`, and so on, over the
-/// sets no other one strictly contains. Each step branches on the uncovered member held by the
-/// fewest sets, and prunes when the exclusive members left, or what is left over the most any
-/// one set covers, need more sets than there is room for.
-pub fn smallest_cover(sets: &[Bits], exclusive: &Bits) -> Vec<usize> {
-    let words = sets.iter().map(|s| s.0.len()).max().unwrap_or(1);
-    let norm = |s: &Bits| {
-        let mut v = s.0.clone();
-        v.resize(words, 0);
-        v
-    };
-    let all: Vec<Vec<u64>> = sets.iter().map(norm).collect();
-    let excl = norm(exclusive);
-    // Distinct sets, the first of each kept, then those no other strictly contains.
-    let mut index: HashMap<&Vec<u64>, usize> = HashMap::new();
-    let mut distinct: Vec<usize> = Vec::new();
-    for (i, s) in all.iter().enumerate() {
-        if !index.contains_key(s) {
-            index.insert(s, i);
-            distinct.push(i);
-        }
-    }
-    let within = |a: &[u64], b: &[u64]| a.iter().zip(b).all(|(x, y)| x & !y == 0);
-    let candidates: Vec<usize> = distinct
-        .iter()
-        .copied()
-        .filter(|&i| {
-            !distinct
-                .iter()
-                .any(|&j| j != i && within(&all[i], &all[j]) && all[i] != all[j])
-        })
-        .collect();
-    let masks: Vec<Vec<u64>> = candidates.iter().map(|&i| all[i].clone()).collect();
-    let mut target = vec![0u64; words];
-    for m in &masks {
-        for (t, w) in target.iter_mut().zip(m) {
-            *t |= w;
-        }
-    }
-    // Members by how few sets hold them: the search branches on the rarest first.
-    let members: Vec<usize> = (0..words * 64)
-        .filter(|&e| target[e / 64] >> (e % 64) & 1 == 1)
-        .collect();
-    let holders: Vec<Vec<usize>> = members
-        .iter()
-        .map(|&e| {
-            (0..masks.len())
-                .filter(|&k| masks[k][e / 64] >> (e % 64) & 1 == 1)
-                .collect()
-        })
-        .collect();
-    let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_by_key(|&k| (holders[k].len(), members[k]));
-    let search = Search {
-        masks: &masks,
-        excl: &excl,
-        members: &members,
-        holders: &holders,
-        order: &order,
-    };
-    let lower: usize = target
-        .iter()
-        .zip(&excl)
-        .map(|(t, x)| (t & x).count_ones() as usize)
-        .sum();
-    let mut chosen = Vec::new();
-    for size in lower..=masks.len() {
-        if search.cover(&target, size, &mut chosen) {
-            break;
-        }
-    }
-    let mut out: Vec<usize> = chosen.iter().map(|&k| candidates[k]).collect();
-    out.sort_unstable();
-    out
-}
-
-/// The state shared by the steps of [`smallest_cover`]'s search.
-struct Search<'a> {
-    masks: &'a [Vec<u64>],
-    excl: &'a [u64],
-    members: &'a [usize],
-    holders: &'a [Vec<usize>],
-    order: &'a [usize],
-}
-
-impl Search<'_> {
-    /// Whether `left` can be covered with at most `room` more sets; the chosen ones are
-    /// appended to `chosen`.
-    fn cover(&self, left: &[u64], room: usize, chosen: &mut Vec<usize>) -> bool {
-        let count: usize = left.iter().map(|w| w.count_ones() as usize).sum();
-        if count == 0 {
-            return true;
-        }
-        if room == 0 {
-            return false;
-        }
-        let cells: usize = left
-            .iter()
-            .zip(self.excl)
-            .map(|(l, x)| (l & x).count_ones() as usize)
-            .sum();
-        if cells > room {
-            return false;
-        }
-        let best = self
-            .masks
-            .iter()
-            .map(|m| {
-                m.iter()
-                    .zip(left)
-                    .map(|(a, b)| (a & b).count_ones() as usize)
-                    .sum::<usize>()
-            })
-            .max()
-            .unwrap_or(0);
-        if best == 0 || best * room < count {
-            return false;
-        }
-        let k = *self
-            .order
-            .iter()
-            .find(|&&k| {
-                let e = self.members[k];
-                left[e / 64] >> (e % 64) & 1 == 1
-            })
-            .expect("something is left");
-        for &s in &self.holders[k] {
-            let next: Vec<u64> = left
-                .iter()
-                .zip(&self.masks[s])
-                .map(|(l, m)| l & !m)
-                .collect();
-            chosen.push(s);
-            if self.cover(&next, room - 1, chosen) {
-                return true;
-            }
-            chosen.pop();
-        }
-        false
     }
 }

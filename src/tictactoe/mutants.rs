@@ -90,6 +90,10 @@ pub enum Mutant {
     NoMainDiagonal,
     /// The anti-diagonal (top-right to bottom-left) is left out.
     NoAntiDiagonal,
+    /// One row (0 to 2, from the top) never checked: a wrong index in a list of lines.
+    RowMissing(u8),
+    /// One column (0 to 2, from the left) never checked.
+    ColumnMissing(u8),
     /// A row loop that stops one short: the bottom row is never checked.
     LastRowMissing,
     /// A column loop that stops one short: the right column is never checked.
@@ -135,7 +139,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// The catalogue: every bug some reachable board exposes, in a fixed order.
-    pub const ALL: [Mutant; 24] = [
+    pub const ALL: [Mutant; 30] = [
         Mutant::TIgnored,
         Mutant::TOnlyX,
         Mutant::TOnlyO,
@@ -146,6 +150,12 @@ impl Mutant {
         Mutant::NoAntiDiagonal,
         Mutant::LastRowMissing,
         Mutant::LastColumnMissing,
+        Mutant::RowMissing(0),
+        Mutant::RowMissing(1),
+        Mutant::RowMissing(2),
+        Mutant::ColumnMissing(0),
+        Mutant::ColumnMissing(1),
+        Mutant::ColumnMissing(2),
         Mutant::AntiDiagonalSlip,
         Mutant::RowsTransposed,
         Mutant::DrawFirst,
@@ -177,6 +187,12 @@ impl Mutant {
             Mutant::NoDiagonals => "no-diagonals",
             Mutant::NoMainDiagonal => "no-main-diagonal",
             Mutant::NoAntiDiagonal => "no-anti-diagonal",
+            Mutant::RowMissing(0) => "row-1-missing",
+            Mutant::RowMissing(1) => "row-2-missing",
+            Mutant::RowMissing(_) => "row-3-missing",
+            Mutant::ColumnMissing(0) => "column-1-missing",
+            Mutant::ColumnMissing(1) => "column-2-missing",
+            Mutant::ColumnMissing(_) => "column-3-missing",
             Mutant::LastRowMissing => "last-row-missing",
             Mutant::LastColumnMissing => "last-column-missing",
             Mutant::AntiDiagonalSlip => "anti-diagonal-slip",
@@ -208,6 +224,12 @@ impl Mutant {
             Mutant::NoDiagonals => "diagonals are not checked",
             Mutant::NoMainDiagonal => "the main diagonal is not checked",
             Mutant::NoAntiDiagonal => "the anti-diagonal is not checked",
+            Mutant::RowMissing(0) => "the top row is not checked",
+            Mutant::RowMissing(1) => "the second row is not checked",
+            Mutant::RowMissing(_) => "the third row is not checked",
+            Mutant::ColumnMissing(0) => "the left column is not checked",
+            Mutant::ColumnMissing(1) => "the second column is not checked",
+            Mutant::ColumnMissing(_) => "the third column is not checked",
             Mutant::LastRowMissing => "the bottom row is not checked",
             Mutant::LastColumnMissing => "the right column is not checked",
             Mutant::AntiDiagonalSlip => "the anti-diagonal is read one square off",
@@ -261,6 +283,8 @@ impl Mutant {
             Mutant::NoDiagonals => r.judge(r.x_lines, r.o_lines, ROWS | COLUMNS),
             Mutant::NoMainDiagonal => r.judge(r.x_lines, r.o_lines, ALL & !MAIN),
             Mutant::NoAntiDiagonal => r.judge(r.x_lines, r.o_lines, ALL & !ANTI),
+            Mutant::RowMissing(k) => r.judge(r.x_lines, r.o_lines, ALL & !(1 << k)),
+            Mutant::ColumnMissing(k) => r.judge(r.x_lines, r.o_lines, ALL & !(1 << (4 + k))),
             Mutant::LastRowMissing => r.judge(r.x_lines, r.o_lines, ALL & !LAST_ROW),
             Mutant::LastColumnMissing => r.judge(r.x_lines, r.o_lines, ALL & !LAST_COLUMN),
             Mutant::AntiDiagonalSlip => r.judge(r.x_lines, r.o_lines, ALL & !ANTI | SLIPPED),
@@ -297,6 +321,17 @@ impl Mutant {
             }
         }
     }
+}
+
+/// The lines each player holds on `b` (the `T` counting for both), as bits over the ten lines
+/// in the order rows, columns, main diagonal, anti-diagonal: one table look-up each.
+#[inline]
+pub fn lines_held(b: Board) -> (u16, u16) {
+    let tables = Tables::get();
+    (
+        tables.full(b.x | b.t) & line_set::ALL,
+        tables.full(b.o | b.t) & line_set::ALL,
+    )
 }
 
 /// The mutants of [`Mutant::ALL`] that answer `b` wrongly, given its right status, as bits

@@ -22,7 +22,9 @@
 mod profiles;
 mod uniform;
 
-pub use profiles::{KillerSet, edge_boards, killer_boards, line_name, lines_won};
+pub use profiles::{
+    KillerSet, cell_name, coverage_cell, edge_boards, killer_boards, line_name, lines_won,
+};
 
 use crate::outcome::{ByStatus, Status};
 use crate::tictactoe::board::Board;
@@ -129,16 +131,30 @@ pub enum SampleError {
     #[error("the selected setups hold no board the {0} profile can use")]
     /// No board of the selected setups suits the profile.
     Nothing(&'static str),
-    #[error("the {profile} profile needs at least {needed} cases, not {cases}")]
-    /// The file is too short for the boards the profile must hold.
-    TooFew {
-        /// The profile's name.
-        profile: &'static str,
-        /// Cases asked for.
-        cases: u64,
-        /// Cases the profile needs.
-        needed: u64,
-    },
+}
+
+/// The killer set cut to `room` boards when it does not fit: greedily, the board that
+/// catches the most mutants not caught yet first (the earliest on a tie), so a file smaller
+/// than the killer set (Code Jam's small dataset) still catches as many bugs as it can.
+fn most_telling(killer: Vec<(Board, Status)>, room: usize) -> Vec<(Board, Status)> {
+    if killer.len() <= room {
+        return killer;
+    }
+    let kills: Vec<u32> = killer
+        .iter()
+        .map(|&(b, s)| crate::tictactoe::mutants::kills(b, s))
+        .collect();
+    let (mut caught, mut taken, mut out) = (0u32, vec![false; killer.len()], Vec::new());
+    while out.len() < room {
+        let next = (0..killer.len())
+            .filter(|&i| !taken[i])
+            .max_by_key(|&i| ((kills[i] & !caught).count_ones(), std::cmp::Reverse(i)))
+            .expect("room is less than the killer set");
+        taken[next] = true;
+        caught |= kills[next];
+        out.push(killer[next]);
+    }
+    out
 }
 
 /// The random stream of block `j`.
@@ -236,14 +252,10 @@ impl<'a> Generator<'a> {
                 if classes.classes.is_empty() {
                     return Err(SampleError::Nothing(name));
                 }
-                let killer = killer_boards(space, &spec.setups).boards;
-                if (spec.cases as usize) < killer.len() {
-                    return Err(SampleError::TooFew {
-                        profile: name,
-                        cases: spec.cases,
-                        needed: killer.len() as u64,
-                    });
-                }
+                let killer = most_telling(
+                    killer_boards(space, &spec.setups).boards,
+                    spec.cases as usize,
+                );
                 let edge = edge_boards(space, &spec.setups);
                 Source::Contest(Box::new(Contest::new(
                     killer, edge, classes, spec.cases, spec.seed,

@@ -3,6 +3,7 @@
 
 use super::uniform::{Cell, proposal_status};
 use super::*;
+use crate::cover::{Bits, smallest_cover, undominated};
 use crate::outcome::{ByStatus, Player, Status};
 use crate::tictactoe::board::Board;
 use crate::tictactoe::mutants::KillCache;
@@ -357,14 +358,65 @@ pub fn edge_boards(space: &Space, setups: &[u16]) -> Vec<(Board, Status)> {
     out
 }
 
-/// Where a signature's status bit starts, above the mutants' bits.
-const STATUS_SHIFT: u32 = 32;
+/// Where a signature's coverage cell starts, above the mutants' bits.
+const CELL_SHIFT: u32 = 32;
+
+/// The combination of facts a board shows, as a number: who holds a line and of which kind
+/// (nobody; X's row, column, diagonal or two lines; the same for O), the stone difference
+/// (0 or 1 on a reachable board), whether the board is full, and the status. The killer set
+/// shows every combination some reachable board has, so a bug no mutant names still meets a
+/// board of every shape the answers can tell apart.
+#[inline]
+pub fn coverage_cell(b: Board, s: Status) -> u32 {
+    let (x, o) = crate::tictactoe::mutants::lines_held(b);
+    // Rows are bits 0-3, columns 4-7, the diagonals 8 and 9.
+    let kind = |l: u16| match l {
+        _ if l.count_ones() >= 2 => 3,
+        _ if l & 0x00F != 0 => 0,
+        _ if l & 0x0F0 != 0 => 1,
+        _ => 2,
+    };
+    let line = match (x, o) {
+        (0, 0) => 0,
+        (x, 0) => 1 + kind(x),
+        (0, o) => 5 + kind(o),
+        _ => 9,
+    };
+    let difference = (b.x.count_ones() as i32 - b.o.count_ones() as i32).clamp(-1, 2) + 1;
+    let full = u32::from(b.filled() == 0xFFFF);
+    ((line * 4 + difference as u32) * 2 + full) * 4 + s.index() as u32
+}
+
+/// The words of a coverage cell, for reports: `X has a row, x-o=1, not full, X won`.
+pub fn cell_name(cell: u32) -> String {
+    let status = Status::ALL[(cell % 4) as usize];
+    let full = (cell / 4) % 2 == 1;
+    let difference = (cell / 8) % 4;
+    let line = cell / 32;
+    let kinds = ["a row", "a column", "a diagonal", "two lines"];
+    let who = match line {
+        0 => "no line".to_string(),
+        1..=4 => format!("X has {}", kinds[line as usize - 1]),
+        5..=8 => format!("O has {}", kinds[line as usize - 5]),
+        _ => "both have a line".to_string(),
+    };
+    let d = match difference {
+        0 => "x-o<=-1".to_string(),
+        3 => "x-o>=2".to_string(),
+        d => format!("x-o={}", d as i32 - 1),
+    };
+    format!(
+        "{who}, {d}, {}, {}",
+        if full { "full" } else { "not full" },
+        status.answer()
+    )
+}
 
 /// What one board can contribute to a test file: the mutants it catches (bits over
-/// [`Mutant::ALL`]) and its status (bit `STATUS_SHIFT + index`), as one set to cover.
+/// [`Mutant::ALL`]) and its coverage cell (a number from `CELL_SHIFT` up), in one word.
 #[inline]
 fn signature(cache: &mut KillCache, b: Board, s: Status) -> u64 {
-    u64::from(cache.kills(b, s)) | 1 << (STATUS_SHIFT + s.index() as u32)
+    u64::from(cache.kills(b, s)) | u64::from(coverage_cell(b, s)) << CELL_SHIFT
 }
 
 /// The killer search and what it proves.
@@ -374,27 +426,26 @@ pub struct KillerSet {
     pub boards: Vec<(Board, Status)>,
     /// Reachable boards read.
     pub boards_read: u64,
-    /// Distinct signatures (mutants caught and status) among them.
+    /// Distinct signatures (mutants caught and coverage cell) among them.
     pub signatures: usize,
     /// Signatures that no other one contains: the only candidates a smallest cover needs.
     pub undominated: usize,
     /// The mutants some board of the selected setups catches, as bits over [`Mutant::ALL`];
     /// the set catches all of them.
     pub killable: u32,
+    /// The coverage cells ([`coverage_cell`]) some board of the selected setups shows; the
+    /// set shows each, one board a cell, so it has at least this many boards.
+    pub cells: Vec<u32>,
 }
 
 /// The killer profile: a smallest set of reachable boards on which every mutant fails at least
-/// once and every status appears.
+/// once and every coverage cell ([`coverage_cell`]) appears, every status with them.
 ///
-/// This is an exact set cover. Every reachable board of the selected setups is read once and
-/// summed up by its signature: the mutants it catches and its status. Boards with the same
-/// signature are interchangeable, so only the first of each (fewest stones, then setup order,
-/// then enumeration order) is kept, and a signature contained in another one is dropped,
-/// since swapping it for the larger one never makes a cover worse. A depth-first search then
-/// tries covers of one board, then two, and so on, branching on the boards that catch the
-/// first element still uncovered and pruning when even the best remaining board times the
-/// room left cannot cover what is left. The first size that succeeds is the minimum: no
-/// smaller file of reachable boards kills every mutant and shows every status.
+/// This is an exact set cover ([`crate::cover`]). Every reachable board of the selected
+/// setups is read once and summed up by its signature: the mutants it catches and its cell.
+/// Boards with the same signature are interchangeable, so only the first of each (fewest
+/// stones, then setup order, then enumeration order) is kept. Each board shows one cell, so
+/// the number of cells bounds the cover from below, and the search starts there.
 ///
 /// A mutant that no board of the selected setups catches (a bug about the `T`, with only the
 /// setup without one) is left out of [`KillerSet::killable`].
@@ -441,14 +492,42 @@ pub fn killer_boards(space: &Space, setups: &[u16]) -> KillerSet {
         }
     }
     let signatures = masks.len();
-    let target = masks.iter().fold(0, |m, &(sig, _)| m | sig);
-    let sigs: Vec<u64> = masks.iter().map(|&(m, _)| m).collect();
-    let chosen = smallest_cover(&sigs);
+    let killable = masks.iter().fold(0u32, |m, &(sig, _)| m | sig as u32);
+    let mut cells: Vec<u32> = masks
+        .iter()
+        .map(|&(sig, _)| (sig >> CELL_SHIFT) as u32)
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    let cell_bit = |sig: u64| {
+        let k = cells
+            .binary_search(&((sig >> CELL_SHIFT) as u32))
+            .expect("a cell seen");
+        CELL_SHIFT as usize + k
+    };
+    let sets: Vec<Bits> = masks
+        .iter()
+        .map(|&(sig, _)| {
+            let mut s = Bits::new(CELL_SHIFT as usize + cells.len());
+            for i in 0..CELL_SHIFT as usize {
+                if sig >> i & 1 == 1 {
+                    s.set(i);
+                }
+            }
+            s.set(cell_bit(sig));
+            s
+        })
+        .collect();
+    let mut exclusive = Bits::new(CELL_SHIFT as usize + cells.len());
+    for k in 0..cells.len() {
+        exclusive.set(CELL_SHIFT as usize + k);
+    }
+    let chosen = smallest_cover(&sets, &exclusive);
     let mut boards: Vec<(Board, Status)> = chosen
         .iter()
         .map(|&i| {
             let (sig, b) = masks[i];
-            let s = Status::ALL[(sig >> STATUS_SHIFT).trailing_zeros() as usize];
+            let s = Status::ALL[((sig >> CELL_SHIFT) % 4) as usize];
             (b, s)
         })
         .collect();
@@ -457,68 +536,10 @@ pub fn killer_boards(space: &Space, setups: &[u16]) -> KillerSet {
         boards,
         boards_read,
         signatures,
-        undominated: undominated(&sigs).len(),
-        killable: target as u32,
+        undominated: undominated(&sets).len(),
+        killable,
+        cells,
     }
-}
-
-/// The indices of the sets that no other one strictly contains, in order: the only
-/// candidates a smallest cover needs, since swapping a set for a larger one never makes a
-/// cover worse.
-pub(crate) fn undominated(sets: &[u64]) -> Vec<usize> {
-    (0..sets.len())
-        .filter(|&i| {
-            let m = sets[i];
-            !sets.iter().any(|&n| m & n == m && m != n)
-        })
-        .collect()
-}
-
-/// A smallest choice of `sets` whose union is the union of all of them, as indices into
-/// `sets`: covers of one set, then two, and so on, over the undominated sets; the first size
-/// that succeeds is the minimum.
-pub(crate) fn smallest_cover(sets: &[u64]) -> Vec<usize> {
-    let target = sets.iter().fold(0, |m, &s| m | s);
-    let candidates = undominated(sets);
-    let masks: Vec<u64> = candidates.iter().map(|&i| sets[i]).collect();
-    let mut chosen = Vec::new();
-    for size in 0..=masks.len() {
-        if cover(&masks, target, size, &mut chosen) {
-            break;
-        }
-    }
-    chosen.iter().map(|&k| candidates[k]).collect()
-}
-
-/// Whether `left` can be covered with at most `room` more of `sets`; the chosen ones are
-/// appended to `chosen`.
-fn cover(sets: &[u64], left: u64, room: usize, chosen: &mut Vec<usize>) -> bool {
-    if left == 0 {
-        return true;
-    }
-    if room == 0 {
-        return false;
-    }
-    let first = left.trailing_zeros();
-    // A set covers at most this many of what is left: a bound to prune with.
-    let best = sets
-        .iter()
-        .map(|m| (m & left).count_ones())
-        .max()
-        .unwrap_or(0);
-    if best == 0 || (best as usize) * room < left.count_ones() as usize {
-        return false;
-    }
-    for (i, m) in sets.iter().enumerate() {
-        if m >> first & 1 == 1 {
-            chosen.push(i);
-            if cover(sets, left & !m, room - 1, chosen) {
-                return true;
-            }
-            chosen.pop();
-        }
-    }
-    false
 }
 
 /// The contest profile: fixed boards (the killer set, then the edge boards) at positions spread
