@@ -699,7 +699,16 @@ fn run_chunk(
                 Broken::TooMany => "too-many",
                 Broken::LongLine => "long-line",
             };
-            let what = format!("line {}: {}", b.line, b.what);
+            let what = match &b.what {
+                // The case just answered, numbered again: its answer printed twice.
+                Broken::Misnumbered(n) if n.parse() == Ok(b.answered) => format!(
+                    "line {}: {}: case {}'s answer printed twice",
+                    b.line,
+                    b.what,
+                    c.first_case + b.answered as u64
+                ),
+                _ => format!("line {}: {}", b.line, b.what),
+            };
             Some((kind, what, Some(b.line), Some(b.text), b.answered))
         }
         None => verdict.map(|(kind, what)| (kind, what, None, None, answered as usize)),
