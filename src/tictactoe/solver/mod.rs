@@ -701,7 +701,7 @@ fn run_chunk(
             };
             let what = match &b.what {
                 // The case just answered, numbered again: its answer printed twice.
-                Broken::Misnumbered(n) if n.parse() == Ok(b.answered) => format!(
+                Broken::Misnumbered(n) if b.answered > 0 && n.parse() == Ok(b.answered) => format!(
                     "line {}: {}: case {}'s answer printed twice",
                     b.line,
                     b.what,
