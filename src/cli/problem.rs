@@ -138,12 +138,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             // A file is checked in full even when it equals a built-in.
             let p = tomek::problem::description::parse(&file, &text)?;
             p.check_rules()?;
+            let mut positions = 0u64;
+            p.for_each_position(|_| positions += 1);
             outln!(
                 "{file}: {} ({}): {} verdicts over {} positions",
                 p.name,
                 p.title,
                 p.verdicts.len(),
-                grouped(p.positions().len() as u128)
+                grouped(positions as u128)
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -417,7 +419,7 @@ struct MutantRow {
 /// `tomek stats --problem`: the input space by answer and by ply, and the catalogue's reach.
 pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
     let answers: Vec<String> = p.answers().iter().map(|s| s.to_string()).collect();
-    let mut values = p.values();
+    let mut values = p.values_for_all();
     let mut catalogue = Catalogue::new(p);
     let mut per_answer = vec![0u64; answers.len()];
     let mut by_ply: Vec<PlyRow> = Vec::new();

@@ -164,7 +164,7 @@ pub fn facts_given(
             let (v, d) = values.solve(g, b, mover);
             value = Some(v);
             distance = d.filter(|_| values.want_distance).map(u32::from);
-            if v == Outcome::Win {
+            if v == Outcome::Win && values.want_forced_win {
                 forced_win = values.forced_win(g, b, mover).map(|s| s as u8);
             }
             winner = Some(match (v, mover) {
@@ -259,6 +259,9 @@ pub struct Values {
     /// Whether [`Values::solve`] also finds the distance to the end, which needs every move
     /// of a won position searched rather than the first winning one.
     pub want_distance: bool,
+    /// Whether [`facts_with`] also finds the first forced win, which costs a look at every
+    /// move of a won position.
+    pub want_forced_win: bool,
 }
 
 /// A byte of the table: 0 for unknown, else `KNOWN | outcome << 5 | distance`, the distance
@@ -371,6 +374,72 @@ impl Values {
         };
         self.set(i, KNOWN | (best as u8) << 5 | d);
         (best, (d != NO_DISTANCE).then_some(d))
+    }
+
+    /// Fills the table for every open position of `boards` (reachable positions, in any
+    /// order), with distances, by retrograde analysis: ply by ply from the fullest, each
+    /// position's value from its children's, which the ply below has just written. The
+    /// positions of one ply are valued on all threads; the table is written between plies,
+    /// so the result never depends on the thread count.
+    ///
+    /// Playing every game with a memo reaches each position once too, but one search at a
+    /// time; the plies let the threads share the work.
+    pub fn fill(&mut self, g: &Geometry, boards: &[Board]) {
+        use rayon::prelude::*;
+        self.want_distance = true;
+        let mut by_ply: Vec<Vec<Board>> = vec![Vec::new(); g.cells() as usize + 1];
+        for &b in boards {
+            if g.status(b) == Status::Open {
+                by_ply[b.ply() as usize].push(b);
+            }
+        }
+        for ply in by_ply.iter().rev() {
+            let this = &*self;
+            let codes: Vec<(u64, u8)> = ply
+                .par_iter()
+                .map(|&b| (grid_index(g, b), this.value_from_children(g, b)))
+                .collect();
+            for (i, code) in codes {
+                self.set(i, code);
+            }
+        }
+    }
+
+    /// The table's byte for the open board `b`, from its children's bytes (each open child
+    /// already in the table).
+    fn value_from_children(&self, g: &Geometry, b: Board) -> u8 {
+        let mover = b.to_move();
+        let empty = g.full() & !b.filled();
+        if empty & g.completing(b.counting_for(mover)) != 0 {
+            return KNOWN | (Outcome::Win as u8) << 5 | 1;
+        }
+        let (mut best, mut win_in, mut lose_in) = (Outcome::Loss, u8::MAX, 0u8);
+        let mut left = empty;
+        while left != 0 {
+            let square = left.trailing_zeros();
+            left &= left - 1;
+            let (child, status) = g.play(b, mover, square);
+            let (v, d) = match status {
+                Status::Open => {
+                    let code = self.get(grid_index(g, child));
+                    debug_assert!(code != 0, "a child valued before its parent");
+                    (outcome_of(code).flip(), (code & NO_DISTANCE) + 1)
+                }
+                _ => (Outcome::Draw, 1),
+            };
+            best = best.max(v);
+            match v {
+                Outcome::Win => win_in = win_in.min(d),
+                Outcome::Loss => lose_in = lose_in.max(d),
+                Outcome::Draw => {}
+            }
+        }
+        let d = match best {
+            Outcome::Win => win_in,
+            Outcome::Loss => lose_in,
+            Outcome::Draw => empty.count_ones() as u8,
+        };
+        KNOWN | (best as u8) << 5 | d
     }
 
     /// The first square in reading order where `mover` starts a forced win on the open board

@@ -292,10 +292,28 @@ impl Problem {
         self.filter.needs_distance() || self.verdicts.iter().any(|r| r.when.needs_distance())
     }
 
+    /// Whether some rule, or the input's filter, reads the first forced win.
+    pub fn needs_forced_win(&self) -> bool {
+        let reads = |c: &Conditions| c.forced_win.is_some();
+        reads(&self.filter) || self.verdicts.iter().any(|r| reads(&r.when))
+    }
+
     /// A table of perfect play for this problem's questions.
     pub fn values(&self) -> Values {
         let mut v = Values::new();
         v.want_distance = self.needs_distance();
+        v.want_forced_win = self.needs_forced_win();
+        v
+    }
+
+    /// [`Problem::values`], filled for every reachable position at once (see
+    /// [`Values::fill`]) when a rule or the filter reads perfect play: for passes over the
+    /// whole input space.
+    pub fn values_for_all(&self) -> Values {
+        let mut v = self.values();
+        if self.needs_values() {
+            v.fill(&self.geometry, &self.reachable().boards(&self.geometry));
+        }
         v
     }
 
@@ -307,6 +325,7 @@ impl Problem {
     /// [`Problem::facts`] with the rules of play held to `checks` only.
     pub fn facts_with(&self, b: Board, checks: Checks, values: &mut Values) -> Facts {
         values.want_distance |= self.needs_distance();
+        values.want_forced_win |= self.needs_forced_win();
         let v = self.needs_values().then_some(values);
         facts::facts_with(&self.geometry, b, checks, v)
     }
@@ -316,6 +335,7 @@ impl Problem {
     pub fn facts_fast(&self, b: Board, values: &mut Values) -> Facts {
         let reachable = self.reachable().contains(b);
         values.want_distance |= self.needs_distance();
+        values.want_forced_win |= self.needs_forced_win();
         let v = self.needs_values().then_some(values);
         facts::facts_given(&self.geometry, b, Checks::ALL, reachable, v)
     }
@@ -370,7 +390,14 @@ impl Problem {
             InputSpace::EveryGrid => true,
             InputSpace::Reachable => crate::tictactoe::reach::is_reachable(&self.geometry, b),
         };
-        base && self.filtered_in(b, || self.facts(b, values))
+        base && self.filtered_in(b, || self.filter_facts(b, values))
+    }
+
+    /// The facts the filter reads: perfect play only when it reads it, so that deciding
+    /// whether a grid is input never costs a search the filter does not need.
+    fn filter_facts(&self, b: Board, values: &mut Values) -> Facts {
+        let v = self.filter.needs_values().then_some(values);
+        facts::facts_with(&self.geometry, b, Checks::ALL, v)
     }
 
     /// Whether a board passes the minimum ply and the filter, the facts made on demand.
@@ -388,7 +415,7 @@ impl Problem {
                 self.min_ply
             ));
         }
-        if !self.filter.is_empty() && !self.filter.hold(&self.facts(b, values)) {
+        if !self.filter.is_empty() && !self.filter.hold(&self.filter_facts(b, values)) {
             return Some(format!(
                 "the input has only positions with {}",
                 self.filter.describe()
@@ -404,41 +431,75 @@ impl Problem {
     /// Reachable positions come from playing every game once ([`Problem::reachable`]), not
     /// from a check of every grid.
     pub fn positions(&self) -> Vec<Board> {
-        let mut values = self.values();
-        let base = match self.space {
-            InputSpace::Reachable => self.reachable().boards(&self.geometry),
-            InputSpace::EveryGrid => {
-                let mut all = Vec::new();
-                self.for_each_grid(|b| all.push(b));
-                all
-            }
-        };
-        if self.min_ply == 0 && self.filter.is_empty() {
-            return base;
-        }
-        base.into_iter()
-            .filter(|&b| self.filtered_in(b, || self.facts_fast(b, &mut values)))
-            .collect()
+        let mut out = Vec::new();
+        self.for_each_position(|b| out.push(b));
+        out
     }
 
-    /// Calls `f` on every grid over the symbols, in the order of [`Problem::positions`].
+    /// Calls `f` on every position of the input space, in the order of
+    /// [`Problem::positions`], without holding them all: every grid of a 4×4 board is 43
+    /// million positions.
+    pub fn for_each_position(&self, mut f: impl FnMut(Board)) {
+        let mut values = if self.filter.needs_values() {
+            self.values_for_all()
+        } else {
+            self.values()
+        };
+        let plain = self.min_ply == 0 && self.filter.is_empty();
+        let mut keep = |b: Board| {
+            let inside = plain
+                || self.filtered_in(b, || {
+                    let reachable = self.reachable().contains(b);
+                    let v = self.filter.needs_values().then_some(&mut values);
+                    facts::facts_given(&self.geometry, b, Checks::ALL, reachable, v)
+                });
+            if inside {
+                f(b);
+            }
+        };
+        match self.space {
+            InputSpace::Reachable => self.reachable().for_each(&self.geometry, &mut keep),
+            InputSpace::EveryGrid => self.for_each_grid(keep),
+        }
+    }
+
+    /// Calls `f` on every grid over the symbols, in the order of [`Problem::positions`]: each
+    /// setup's grids counted up in base 3, one square changed at a time as an odometer turns.
     pub fn for_each_grid(&self, mut f: impl FnMut(Board)) {
         let g = &self.geometry;
         for t in g.setups() {
-            let free: Vec<u32> = (0..g.cells()).filter(|&s| t >> s & 1 == 0).collect();
-            let total = 3u64.pow(free.len() as u32);
-            for code in 0..total {
-                let mut b = Board::empty(t);
-                let mut c = code;
-                for &s in &free {
-                    match c % 3 {
-                        1 => b.x |= 1 << s,
-                        2 => b.o |= 1 << s,
-                        _ => {}
-                    }
-                    c /= 3;
-                }
+            let free: Vec<u16> = (0..g.cells())
+                .filter(|&s| t >> s & 1 == 0)
+                .map(|s| 1u16 << s)
+                .collect();
+            let mut digits = vec![0u8; free.len()];
+            let mut b = Board::empty(t);
+            'grids: loop {
                 f(b);
+                let mut k = 0;
+                loop {
+                    let Some(&bit) = free.get(k) else {
+                        break 'grids;
+                    };
+                    match digits[k] {
+                        0 => {
+                            digits[k] = 1;
+                            b.x |= bit;
+                            break;
+                        }
+                        1 => {
+                            digits[k] = 2;
+                            b.x &= !bit;
+                            b.o |= bit;
+                            break;
+                        }
+                        _ => {
+                            digits[k] = 0;
+                            b.o &= !bit;
+                            k += 1;
+                        }
+                    }
+                }
             }
         }
     }
@@ -447,21 +508,16 @@ impl Problem {
     /// position matches some rule, by the facts of every position.
     pub fn check_rules(&self) -> Result<(), DescriptionError> {
         let loc = Locator::new(&self.origin, &self.text);
-        let mut values = self.values();
+        let mut values = self.values_for_all();
         let mut used = vec![false; self.verdicts.len()];
         let mut seen = hashbrown::HashSet::new();
         let mut uncovered = None;
-        let positions = self.positions();
-        if positions.is_empty() {
-            return Err(loc.error(
-                self.filter_span.unwrap_or(0),
-                "no position is left in the input space: the filter leaves none",
-            ));
-        }
-        for b in positions {
+        let mut any = false;
+        self.for_each_position(|b| {
+            any = true;
             let f = self.facts_fast(b, &mut values);
             if !seen.insert(f) {
-                continue;
+                return;
             }
             match self.verdict_of(&f) {
                 Some(i) => used[i] = true,
@@ -469,6 +525,12 @@ impl Problem {
                     uncovered.get_or_insert((b, f));
                 }
             }
+        });
+        if !any {
+            return Err(loc.error(
+                self.filter_span.unwrap_or(0),
+                "no position is left in the input space: the filter leaves none",
+            ));
         }
         if let Some((b, f)) = uncovered {
             return Err(loc.error(

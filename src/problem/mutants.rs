@@ -425,7 +425,7 @@ impl<'p> Catalogue<'p> {
             answers: problem.answers().iter().map(|s| s.to_string()).collect(),
         };
         let mut seen = hashbrown::HashSet::new();
-        let mut values = Values::new();
+        let mut values = problem.values_for_all();
         for b in problem.positions() {
             let f = problem.facts_fast(b, &mut values);
             let c = combination(problem, &f);
@@ -1110,7 +1110,7 @@ pub struct KillerSet {
 pub fn killer_set(problem: &Problem) -> KillerSet {
     let mut catalogue = Catalogue::new(problem);
     let n = catalogue.mutants.len();
-    let mut values = Values::new();
+    let mut values = problem.values_for_all();
     let positions = problem.positions();
     let mut cells: Vec<Cell> = Vec::new();
     let mut first: Vec<(Bits, Cell, Board)> = Vec::new();

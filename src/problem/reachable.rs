@@ -25,40 +25,52 @@ impl std::fmt::Debug for Reachable {
 }
 
 impl Reachable {
-    /// Plays every game of `g`, each setup on its own thread.
+    /// Plays every game of `g`: the setups on their own threads, and within a setup ply by
+    /// ply, each ply's positions expanded on all threads. A position is claimed by an atomic
+    /// or on its bit, so each is expanded once whichever thread meets it first; which thread
+    /// that is changes nothing but the order of the next ply, and the set found is the same.
     pub fn explore(g: &Geometry) -> Reachable {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
         let found: Vec<(Vec<u64>, u64)> = g
             .setups()
             .into_par_iter()
             .map(|t| {
                 let free = g.cells() - t.count_ones();
-                let mut words = vec![0u64; 3usize.pow(free).div_ceil(64)];
-                let mut count = 0u64;
-                let mut mark = |b: Board| {
+                let words: Vec<AtomicU64> = (0..3usize.pow(free).div_ceil(64))
+                    .map(|_| AtomicU64::new(0))
+                    .collect();
+                let claim = |b: Board| {
                     let i = setup_code(b).1 as usize;
-                    let (w, m) = (i / 64, 1u64 << (i % 64));
-                    if words[w] & m != 0 {
-                        return false;
-                    }
-                    words[w] |= m;
-                    count += 1;
-                    true
+                    let (w, m) = (&words[i / 64], 1u64 << (i % 64));
+                    w.load(Relaxed) & m == 0 && w.fetch_or(m, Relaxed) & m == 0
                 };
                 let root = Board::empty(t);
-                mark(root);
-                let mut stack = vec![root];
-                while let Some(b) = stack.pop() {
-                    let mover = b.to_move();
-                    let mut empty = g.full() & !b.filled();
-                    while empty != 0 {
-                        let square = empty.trailing_zeros();
-                        empty &= empty - 1;
-                        let (child, status) = g.play(b, mover, square);
-                        if mark(child) && status == Status::Open {
-                            stack.push(child);
-                        }
-                    }
+                claim(root);
+                let mut frontier = vec![root];
+                while !frontier.is_empty() {
+                    let next: Vec<Vec<Board>> = frontier
+                        .par_chunks(1 << 12)
+                        .map(|chunk| {
+                            let mut out = Vec::new();
+                            for &b in chunk {
+                                let mover = b.to_move();
+                                let mut empty = g.full() & !b.filled();
+                                while empty != 0 {
+                                    let square = empty.trailing_zeros();
+                                    empty &= empty - 1;
+                                    let (child, status) = g.play(b, mover, square);
+                                    if claim(child) && status == Status::Open {
+                                        out.push(child);
+                                    }
+                                }
+                            }
+                            out
+                        })
+                        .collect();
+                    frontier = next.concat();
                 }
+                let words: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
+                let count = words.iter().map(|w| w.count_ones() as u64).sum();
                 (words, count)
             })
             .collect();
@@ -90,6 +102,13 @@ impl Reachable {
     /// Every reachable position, in the order of [`super::Problem::for_each_grid`].
     pub fn boards(&self, g: &Geometry) -> Vec<Board> {
         let mut out = Vec::with_capacity(self.count as usize);
+        self.for_each(g, |b| out.push(b));
+        out
+    }
+
+    /// Calls `f` on every reachable position, in the order of
+    /// [`super::Problem::for_each_grid`].
+    pub fn for_each(&self, g: &Geometry, mut f: impl FnMut(Board)) {
         let setups = g.setups();
         for (words, &t) in self.bits.iter().zip(&setups) {
             for (w, &word) in words.iter().enumerate() {
@@ -97,27 +116,54 @@ impl Reachable {
                 while word != 0 {
                     let i = (w * 64) as u32 + word.trailing_zeros();
                     word &= word - 1;
-                    out.push(board_at(g, t, i));
+                    f(board_at(g, t, i));
                 }
             }
         }
-        out
     }
 }
 
-/// The board of setup `t` whose grid is `code` (the inverse of [`setup_code`]).
-pub fn board_at(g: &Geometry, t: u16, mut code: u32) -> Board {
-    let mut b = Board::empty(t);
-    for s in 0..g.cells() {
-        if t >> s & 1 == 1 {
-            continue;
+/// `DIGITS[c]`: the eight base-3 digits of `c < 3^8` as the squares holding 1 and those
+/// holding 2.
+static DIGITS: [(u8, u8); 6561] = {
+    let mut t = [(0u8, 0u8); 6561];
+    let mut c = 0;
+    while c < 6561 {
+        let (mut v, mut i, mut ones, mut twos) = (c, 0, 0u8, 0u8);
+        while i < 8 {
+            match v % 3 {
+                1 => ones |= 1 << i,
+                2 => twos |= 1 << i,
+                _ => {}
+            }
+            v /= 3;
+            i += 1;
         }
-        match code % 3 {
-            1 => b.x |= 1 << s,
-            2 => b.o |= 1 << s,
-            _ => {}
-        }
-        code /= 3;
+        t[c] = (ones, twos);
+        c += 1;
     }
-    b
+    t
+};
+
+/// The board of setup `t` whose grid is `code` (the inverse of [`setup_code`]): two table
+/// look-ups, eight squares each.
+#[inline]
+pub fn board_at(_g: &Geometry, t: u16, code: u32) -> Board {
+    let (lo, hi) = (
+        DIGITS[(code % 6561) as usize],
+        DIGITS[(code / 6561) as usize],
+    );
+    let x = lo.0 as u16 | (hi.0 as u16) << 8;
+    let o = lo.1 as u16 | (hi.1 as u16) << 8;
+    if t == 0 {
+        return Board { x, o, t };
+    }
+    // Squares above the joker's move up one, past it.
+    let low = t - 1;
+    let spread = |m: u16| (m & low) | ((m & !low) << 1);
+    Board {
+        x: spread(x),
+        o: spread(o),
+        t,
+    }
 }

@@ -55,7 +55,7 @@ pub fn draw(problem: &Problem, profile: Profile, cases: u64, seed: u64) -> Vec<B
             boards
         }
         Profile::Balanced => {
-            let mut values = problem.values();
+            let mut values = problem.values_for_all();
             let answers = problem.answers();
             let mut by_answer: Vec<Vec<Board>> = vec![Vec::new(); answers.len()];
             for b in problem.positions() {

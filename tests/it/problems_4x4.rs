@@ -353,3 +353,38 @@ fn wrong_filters_and_templates_exit_2_with_their_line_and_column() {
     let err = description_error(&text);
     assert!(err.contains("`min_ply` is a number of stones"), "{err}");
 }
+
+/// Perfect play filled ply by ply for the whole space (what the passes over the input space
+/// read) against the search from each position alone, value and distance, on every reachable
+/// position of 4×4 three in a row; the counts by winner are the C yardstick's
+/// (`scripts/yardstick`).
+#[test]
+fn perfect_play_filled_for_the_space_is_the_search_of_each_position() {
+    let path = project("tests/data/problems/bench/perfect-play-4x4-3.toml");
+    let text = String::from_utf8(read(&path)).unwrap();
+    let p = Problem::from_text("perfect-play-4x4-3.toml", &text).unwrap();
+    let filled = p.values_for_all();
+    let mut filled = filled;
+    let mut searched = p.values();
+    searched.want_distance = true;
+    let mut counts = BTreeMap::new();
+    for b in p.positions() {
+        let a = p.facts_fast(b, &mut filled);
+        let mut s = p.facts(b, &mut searched);
+        // The search was asked for distances: the problem's own facts only where it reads them.
+        s.distance = s.distance.filter(|_| a.distance.is_some());
+        assert_eq!(a, s, "{}", p.grid_text(b));
+        let g = p.geometry.as_ref();
+        if b.filled() != g.full() && g.status(b) == tomek::outcome::Status::Open {
+            let (v1, d1) = filled.solve(g, b, b.to_move());
+            let (v2, d2) = searched.solve(g, b, b.to_move());
+            assert_eq!((v1, d1), (v2, d2), "{}", p.grid_text(b));
+        }
+        *counts.entry(p.answer_of(&a).unwrap()).or_insert(0u64) += 1;
+    }
+    let want: BTreeMap<String, u64> = [("X", 3_444_110), ("O", 2_590_569), ("draw", 1_322)]
+        .into_iter()
+        .map(|(a, n)| (a.to_string(), n))
+        .collect();
+    assert_eq!(counts, want);
+}
