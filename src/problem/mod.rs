@@ -510,15 +510,12 @@ impl Problem {
         let loc = Locator::new(&self.origin, &self.text);
         let mut values = self.values_for_all();
         let mut used = vec![false; self.verdicts.len()];
-        let mut seen = hashbrown::HashSet::new();
         let mut uncovered = None;
         let mut any = false;
         self.for_each_position(|b| {
             any = true;
+            // Trying the rules is a few comparisons: cheaper than remembering the facts seen.
             let f = self.facts_fast(b, &mut values);
-            if !seen.insert(f) {
-                return;
-            }
             match self.verdict_of(&f) {
                 Some(i) => used[i] = true,
                 None => {
