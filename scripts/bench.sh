@@ -512,6 +512,64 @@ problem_verdict() {
     echo "   $line"
 }
 
+# target_verdict NAME RATIO TARGET: a summary row with pass or fail against the target ratio.
+target_verdict() {
+    local verdict line
+    verdict="$(awk -v r="$2" -v t="$3" 'BEGIN { print (r + 0 <= t + 0 ? "pass" : "FAIL") }')"
+    line="$(printf '%-44s %9s×  target ≤ %s×  %s' "$1" "$2" "$3" "$verdict")"
+    SUMMARY+=("$line")
+    echo "   $line"
+}
+
+# peak_mb CMD...: the command's peak resident memory in MB (GNU time), output to /dev/null.
+peak_mb() {
+    /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1 | awk '{ printf "%.0f", $1 / 1024 }'
+}
+
+# section_family: the family's generic path on the 4×4 descriptions of tests/data/problems/bench
+# against a plain single-threaded C program of ours (scripts/yardstick/yardstick.c: every game
+# played once with a memo over the 3^16 grids), side by side: `problem check` (every position
+# of the input space with its facts, one pass) and `stats --problem` (that pass and the
+# catalogue's killer set, with FAMILY_STATS=1), with pass or fail against 0.5× of the C time and
+# 300 MB; then Tomek's description with `Draw` renamed `Tie` (`problem check`, its one pass
+# over 61 million positions) against `tomek stats` (target 1.2×).
+section_family() {
+    local dir="$ROOT/tests/data/problems/bench" yard="$WORK/yardstick" c_s t_s ratio mb line
+    echo "== family: 4×4 descriptions against a plain C enumeration"
+    gcc -O2 -o "$yard" "$ROOT/scripts/yardstick/yardstick.c"
+    local cases=("perfect-play-4x4-4:4 perfect" "perfect-play-4x4-3:3 perfect" "toe1-4x4-3:3 every")
+    for c in "${cases[@]}"; do
+        local name="${c%%:*}" args="${c#*:}"
+        # shellcheck disable=SC2086 # the arguments are split on purpose
+        c_s="$(best_time "$yard" $args)"
+        record "C yardstick $args" "$c_s" "$c_s"
+        t_s="$(best_time "$TOMEK" problem check "$dir/$name.toml")"
+        record "problem check $name" "$t_s" "$c_s"
+        ratio="$(awk -v a="$t_s" -v b="$c_s" 'BEGIN { printf "%.2f", a / b }')"
+        target_verdict "problem check $name / C" "$ratio" 0.5
+        mb="$(peak_mb "$TOMEK" problem check "$dir/$name.toml")"
+        line="$(printf '%-44s %8s MB  target ≤ 300 MB  %s' "problem check $name, peak" "$mb" \
+            "$([[ "$mb" -le 300 ]] && echo pass || echo FAIL)")"
+        SUMMARY+=("$line")
+        echo "   $line"
+        # `stats` adds the catalogue's killer set to the pass, every wrong solution on every
+        # position (with perfect play on each board with a line left out): minutes on these
+        # spaces, so it is measured only when asked (FAMILY_STATS=1).
+        if [[ "${FAMILY_STATS:-0}" == 1 ]]; then
+            t_s="$(RUNS=1 best_time "$TOMEK" stats --problem "$dir/$name.toml")"
+            record "stats --problem $name" "$t_s" "$c_s"
+            ratio="$(awk -v a="$t_s" -v b="$c_s" 'BEGIN { printf "%.2f", a / b }')"
+            target_verdict "stats --problem $name / C" "$ratio" 0.5
+        fi
+    done
+    local plain_s via_s
+    plain_s="$(best_time "$TOMEK" stats -q)"
+    via_s="$(RUNS=1 best_time "$TOMEK" problem check "$dir/tomek-tie.toml")"
+    record "tomek stats" "$plain_s" "$plain_s"
+    record "problem check tomek-tie" "$via_s" "$plain_s"
+    problem_verdict "problem check tomek-tie / stats" "$via_s" "$plain_s"
+}
+
 main() {
     local sections=("$@")
     if [[ ${#sections[@]} -eq 0 ]]; then

@@ -6,7 +6,6 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tomek::output::{AtomicFile, Format, Table, grouped};
-use tomek::problem::facts::Values;
 use tomek::problem::mutants::{self, Catalogue};
 use tomek::problem::sample::{self, Profile};
 use tomek::problem::{BUILTIN, Cases, Problem, judge, layout};
@@ -139,12 +138,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             // A file is checked in full even when it equals a built-in.
             let p = tomek::problem::description::parse(&file, &text)?;
             p.check_rules()?;
+            let mut positions = 0u64;
+            p.for_each_position(|_| positions += 1);
             outln!(
                 "{file}: {} ({}): {} verdicts over {} positions",
                 p.name,
                 p.title,
                 p.verdicts.len(),
-                grouped(p.positions().len() as u128)
+                grouped(positions as u128)
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -332,13 +333,12 @@ pub fn generate(
             );
             return Ok(ExitCode::SUCCESS);
         };
-        let mut values = Values::new();
+        let mut values = p.values();
         let width = boards.len().to_string().len();
         for (i, &b) in boards.iter().enumerate() {
             let stem = format!("{}.{:0width$}", prefix.display(), i + 1);
             let mut ans = Vec::new();
-            let v = p.verdict(b, &mut values);
-            layout::push_answer(p, 1, &p.verdicts[v].answer, &mut ans);
+            layout::push_answer(p, 1, &p.answer(b, &mut values), &mut ans);
             write_file(
                 &PathBuf::from(format!("{stem}.in")),
                 &layout::input_text(p, &[b]),
@@ -419,15 +419,16 @@ struct MutantRow {
 /// `tomek stats --problem`: the input space by answer and by ply, and the catalogue's reach.
 pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
     let answers: Vec<String> = p.answers().iter().map(|s| s.to_string()).collect();
-    let mut values = Values::new();
+    let mut values = p.values_for_all();
     let mut catalogue = Catalogue::new(p);
     let mut per_answer = vec![0u64; answers.len()];
     let mut by_ply: Vec<PlyRow> = Vec::new();
     let mut failed = vec![0u64; catalogue.mutants.len()];
     let positions = p.positions();
     for &b in &positions {
-        let v = p.verdict(b, &mut values);
-        let a = &p.verdicts[v].answer;
+        let a = &p
+            .answer_of(&p.facts_fast(b, &mut values))
+            .expect("the rules cover the input space");
         let k = answers.iter().position(|x| x == a).expect("an answer");
         per_answer[k] += 1;
         let ply = b.ply();

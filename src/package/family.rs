@@ -747,14 +747,14 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
 /// For each case (by [`Case::path`]), the mutants that answer one of its boards wrongly.
 fn failures(p: &Problem, cases: &[Case]) -> Result<Vec<(String, Vec<Mutant>)>, PackageError> {
     let mut catalogue = Catalogue::new(p);
-    let mut values = crate::problem::facts::Values::new();
+    let mut values = p.values();
     let mut out = Vec::new();
     for c in cases {
         let input = layout::read(p, &c.name, &c.input, Strictness::Strict)
             .map_err(|e| PackageError::Data(e.to_string()))?;
         let mut wrong = Vec::new();
         for &b in &input.boards {
-            let right = p.verdicts[p.verdict(b, &mut values)].answer.clone();
+            let right = p.answer(b, &mut values);
             for m in Mutant::CLASSIC {
                 if !wrong.contains(&m) && catalogue.answer(m, b).as_deref() != Some(right.as_str())
                 {
@@ -941,6 +941,25 @@ pub fn problem(p: &Problem, seed: u64) -> Result<super::format::Problem, Package
             "Code Jam's Tic-Tac-Toe-Tomek has its own package: tomek package without --problem"
                 .to_string(),
         ));
+    }
+    // The package's C++ programs read the facts and layouts of the first descriptions; the
+    // input filter, a marker line, templates and the facts of play from a position are not in
+    // them yet, and a package whose programs ignore them would judge wrongly.
+    let newer = !p.filter.is_empty()
+        || p.min_ply > 0
+        || p.layout.marker.is_some()
+        || p.verdicts.iter().any(|r| {
+            r.is_template()
+                || r.when.wins_now.is_some()
+                || r.when.forced_win.is_some()
+                || r.when.distance.is_some()
+        });
+    if newer {
+        return Err(PackageError::Data(format!(
+            "{}: packages do not yet support an input filter (`where`, `min_ply`), a marker \
+             line, answer templates or the facts wins_now, forced_win and distance",
+            p.name
+        )));
     }
     let cases = cases(p, seed)?;
     let failures = failures(p, &cases)?;

@@ -397,11 +397,8 @@ fn judge_run(
     opts: &Options,
     cancel: &(dyn Fn() -> bool + Sync),
 ) -> Found {
-    let mut values = super::facts::Values::new();
-    let expected: Vec<String> = cases
-        .iter()
-        .map(|&b| p.verdicts[p.verdict(b, &mut values)].answer.clone())
-        .collect();
+    let mut values = p.values();
+    let expected: Vec<String> = cases.iter().map(|&b| p.answer(b, &mut values)).collect();
     let broken = |kind, what: String, at: Option<usize>, stderr: String| Broken {
         run,
         first_case: first + 1,

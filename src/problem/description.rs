@@ -112,6 +112,13 @@ struct RawInput {
     terminator: Option<Spanned<String>>,
     board: Spanned<String>,
     blank: Spanned<String>,
+    /// A line before each case's board (UVa's `?`).
+    marker: Option<Spanned<String>>,
+    /// The facts every position of the input space has.
+    #[serde(rename = "where")]
+    filter: Option<Spanned<RawRule>>,
+    /// The fewest stones a position of the input space has.
+    min_ply: Option<Spanned<u32>>,
     #[serde(default)]
     dataset: Vec<Spanned<RawDataset>>,
 }
@@ -141,7 +148,7 @@ enum OneOrMany<T> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRule {
-    answer: Spanned<String>,
+    answer: Option<Spanned<String>>,
     reachable: Option<bool>,
     line: Option<Spanned<OneOrMany<String>>>,
     full: Option<bool>,
@@ -150,6 +157,9 @@ struct RawRule {
     ply: Option<Spanned<OneOrMany<u32>>>,
     value: Option<Spanned<OneOrMany<String>>>,
     winner: Option<Spanned<OneOrMany<String>>>,
+    wins_now: Option<bool>,
+    forced_win: Option<bool>,
+    distance: Option<Spanned<OneOrMany<u32>>>,
 }
 
 /// Reads a description. `file` names it in errors.
@@ -272,11 +282,52 @@ pub fn parse(file: &str, text: &str) -> Result<Problem, DescriptionError> {
             "a prefix is one line, with `{n}` (the case number) at most once",
         ));
     }
+    let marker = match &input.marker {
+        None => None,
+        Some(m) => {
+            let word = m.get_ref();
+            if word.is_empty() || word.trim() != word || word.contains('\n') {
+                return Err(loc.at(m, "a marker is one line of text without outer blanks"));
+            }
+            if matches!(&cases, Cases::Until(t) if t == word) {
+                return Err(loc.at(m, "the marker cannot be the terminator"));
+            }
+            Some(word.clone())
+        }
+    };
     let layout = Layout {
         cases,
         board,
         blank,
         prefix,
+        marker,
+    };
+    let (filter, filter_span) = match &input.filter {
+        None => (Conditions::default(), None),
+        Some(w) => {
+            if let Some(a) = &w.get_ref().answer {
+                return Err(loc.at(
+                    a,
+                    "`where` is facts only: an answer goes in a `[[verdict]]`",
+                ));
+            }
+            (conditions(&loc, w.get_ref())?, Some(w.span().start))
+        }
+    };
+    let min_ply = match &input.min_ply {
+        None => 0,
+        Some(m) => {
+            if *m.get_ref() > geometry.cells() {
+                return Err(loc.at(
+                    m,
+                    format!(
+                        "`min_ply` is a number of stones from 0 to {}",
+                        geometry.cells()
+                    ),
+                ));
+            }
+            *m.get_ref()
+        }
     };
     if raw.verdict.is_empty() {
         return Err(loc.error(text.len(), "no `[[verdict]]`: a problem needs its answers"));
@@ -286,6 +337,7 @@ pub fn parse(file: &str, text: &str) -> Result<Problem, DescriptionError> {
         verdicts.push(rule(&loc, r)?);
     }
     let spans = raw.verdict.iter().map(|r| r.span().start).collect();
+    let answer_list = super::expand_answers(&verdicts, geometry.cells(), geometry.cols);
     Ok(Problem {
         name,
         title: raw.title,
@@ -295,10 +347,15 @@ pub fn parse(file: &str, text: &str) -> Result<Problem, DescriptionError> {
         geometry: Arc::new(geometry),
         symbols,
         space,
+        filter,
+        min_ply,
+        filter_span: filter_span.or(input.min_ply.as_ref().map(|m| m.span().start)),
         layout,
         datasets,
         verdicts,
         verdict_spans: spans,
+        answer_list,
+        reach: Default::default(),
     })
 }
 
@@ -381,29 +438,30 @@ fn words<T: Copy>(
     Ok(Some(set))
 }
 
-fn rule(loc: &Locator, r: &Spanned<RawRule>) -> Result<Rule, DescriptionError> {
-    let raw = r.get_ref();
-    let answer = raw.answer.get_ref();
-    if answer.is_empty() || answer.trim() != answer || answer.contains('\n') {
-        return Err(loc.at(
-            &raw.answer,
-            "an answer is one line of text without outer blanks",
-        ));
-    }
-    let ply = match &raw.ply {
-        None => None,
-        Some(p) => {
-            let list = match p.get_ref() {
-                OneOrMany::One(v) => vec![*v],
-                OneOrMany::Many(v) => v.clone(),
-            };
-            if list.is_empty() || list.iter().any(|&v| v > 16) {
-                return Err(loc.at(p, "`ply` is a number of stones from 0 to 16, or a list"));
-            }
-            Some(list.iter().fold(0u32, |m, &v| m | 1 << v))
-        }
+/// A list of plies or distances (0 to 16) as bits.
+fn numbers(
+    loc: &Locator,
+    raw: &Option<Spanned<OneOrMany<u32>>>,
+    fact: &str,
+) -> Result<Option<u32>, DescriptionError> {
+    let Some(p) = raw else { return Ok(None) };
+    let list = match p.get_ref() {
+        OneOrMany::One(v) => vec![*v],
+        OneOrMany::Many(v) => v.clone(),
     };
-    let when = Conditions {
+    if list.is_empty() || list.iter().any(|&v| v > 16) {
+        return Err(loc.at(p, format!("`{fact}` is a number from 0 to 16, or a list")));
+    }
+    Ok(Some(list.iter().fold(0u32, |m, &v| m | 1 << v)))
+}
+
+/// The facts a rule (or the input's `where`) requires.
+fn conditions(loc: &Locator, raw: &RawRule) -> Result<Conditions, DescriptionError> {
+    let ply = numbers(loc, &raw.ply, "ply").map_err(|mut e| {
+        e.message = "`ply` is a number of stones from 0 to 16, or a list".into();
+        e
+    })?;
+    Ok(Conditions {
         reachable: raw.reachable,
         line: words(loc, &raw.line, "line", &Line::WORDS, |v| v as u32)?,
         full: raw.full,
@@ -412,11 +470,36 @@ fn rule(loc: &Locator, r: &Spanned<RawRule>) -> Result<Rule, DescriptionError> {
         ply,
         value: words(loc, &raw.value, "value", &VALUE_WORDS, |v| v as u32)?,
         winner: words(loc, &raw.winner, "winner", &Winner::WORDS, |v| v as u32)?,
-    };
-    Ok(Rule {
-        answer: answer.clone(),
-        when,
+        wins_now: raw.wins_now,
+        forced_win: raw.forced_win,
+        distance: numbers(loc, &raw.distance, "distance")?,
     })
+}
+
+fn rule(loc: &Locator, r: &Spanned<RawRule>) -> Result<Rule, DescriptionError> {
+    let raw = r.get_ref();
+    let Some(answer_span) = &raw.answer else {
+        return Err(loc.at(r, "missing field `answer`"));
+    };
+    let answer = answer_span.get_ref();
+    if answer.is_empty() || answer.trim() != answer || answer.contains('\n') {
+        return Err(loc.at(
+            answer_span,
+            "an answer is one line of text without outer blanks",
+        ));
+    }
+    let rule = Rule {
+        answer: answer.clone(),
+        when: conditions(loc, raw)?,
+    };
+    if rule.is_template() && rule.when.forced_win != Some(true) {
+        return Err(loc.at(
+            answer_span,
+            "`{row}` and `{col}` name the forced win's square: the rule needs \
+             `forced_win = true`",
+        ));
+    }
+    Ok(rule)
 }
 
 /// The words of perfect play's value for the side to move.

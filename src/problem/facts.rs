@@ -10,7 +10,6 @@ use crate::tictactoe::board::Board;
 use crate::tictactoe::explain::Outcome;
 use crate::tictactoe::reach::{self, Checks};
 use crate::tictactoe::rules::Geometry;
-use hashbrown::HashMap;
 
 /// Who has a whole line (the joker counting for both).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -90,15 +89,40 @@ pub struct Facts {
     pub over: bool,
     /// Stones on the board.
     pub ply: u32,
+    /// Whether the side to move (by the counts) has a move that completes a line, on a board
+    /// where the game is not over.
+    pub wins_now: bool,
     /// Perfect play for the side to move, on a reachable position still open (when asked for).
     pub value: Option<Outcome>,
     /// Who wins under perfect play, on a reachable position (when asked for).
     pub winner: Option<Winner>,
+    /// The first square in reading order (row by row) where the side to move starts a forced
+    /// win, on a reachable open position it wins (when perfect play is asked for).
+    pub forced_win: Option<u8>,
+    /// Plies to the end of the game under perfect play, the winner winning as fast as it can
+    /// and the loser holding out as long as it can (a draw fills the board), on a reachable
+    /// position; 0 when the game is over (when asked for).
+    pub distance: Option<u32>,
 }
 
 /// The facts of `b`, with the rules of play held to `checks` and the lines of `g`; perfect play
-/// from `values` when given.
+/// from `values` when given (and the distance to the end when `values` is asked for it, see
+/// [`Values::want_distance`]).
 pub fn facts_with(g: &Geometry, b: Board, checks: Checks, values: Option<&mut Values>) -> Facts {
+    let reachable = reach::check_with(g, b, checks).is_ok();
+    facts_given(g, b, checks, reachable, values)
+}
+
+/// [`facts_with`] with reachability already known (by a look-up in the set of reachable
+/// positions, say): the rest of the facts are a few table look-ups, and perfect play a
+/// search in `values`.
+pub fn facts_given(
+    g: &Geometry,
+    b: Board,
+    checks: Checks,
+    reachable: bool,
+    values: Option<&mut Values>,
+) -> Facts {
     let (first, second) = (
         g.wins(b, Player::X),
         g.has_line(checks.counting_for(b, Player::O)),
@@ -118,24 +142,31 @@ pub fn facts_with(g: &Geometry, b: Board, checks: Checks, values: Option<&mut Va
     } else {
         Next::Neither
     };
-    let reachable = reach::check_with(g, b, checks).is_ok();
     let over = line != Line::None || full;
-    let (mut value, mut winner) = (None, None);
+    let mover = if next == Next::First {
+        Player::X
+    } else {
+        Player::O
+    };
+    let wins_now = !over
+        && next != Next::Neither
+        && g.completing(checks.counting_for(b, mover)) & !b.filled() & g.full() != 0;
+    let (mut value, mut winner, mut forced_win, mut distance) = (None, None, None, None);
     if let (Some(values), true) = (values, reachable) {
-        let mover = if next == Next::First {
-            Player::X
-        } else {
-            Player::O
-        };
         if over {
             winner = Some(match line {
                 Line::First => Winner::First,
                 Line::Second => Winner::Second,
                 _ => Winner::Nobody,
             });
+            distance = values.want_distance.then_some(0);
         } else {
-            let v = values.outcome(g, b, mover);
+            let (v, d) = values.solve(g, b, mover);
             value = Some(v);
+            distance = d.filter(|_| values.want_distance).map(u32::from);
+            if v == Outcome::Win && values.want_forced_win {
+                forced_win = values.forced_win(g, b, mover).map(|s| s as u8);
+            }
             winner = Some(match (v, mover) {
                 (Outcome::Draw, _) => Winner::Nobody,
                 (Outcome::Win, Player::X) | (Outcome::Loss, Player::O) => Winner::First,
@@ -150,17 +181,100 @@ pub fn facts_with(g: &Geometry, b: Board, checks: Checks, values: Option<&mut Va
         next,
         over,
         ply: x + o,
+        wins_now,
         value,
         winner,
+        forced_win,
+        distance,
+    }
+}
+
+/// Squares per page of [`Values`]' table.
+const PAGE_BITS: u32 = 14;
+
+/// `B3[m]`: the eight squares of `m` read as digits 0 or 1 of a number in base 3.
+const B3: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut v, mut p, mut i) = (0u32, 1u32, 0);
+        while i < 8 {
+            if m >> i & 1 == 1 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[m] = v;
+        m += 1;
+    }
+    t
+};
+
+/// The squares of `m` read in base 3 (each 0 or 1), over up to 16 squares.
+#[inline]
+fn base3(m: u16) -> u32 {
+    B3[(m & 0xFF) as usize] + B3[(m >> 8) as usize] * 6561
+}
+
+/// A board's setup (no joker 0, the joker on square `k` `k + 1`) and its grid within the
+/// setup: the squares without the joker read in base 3 from the first (empty 0, first player
+/// 1, second player 2), the order of [`super::Problem::for_each_grid`].
+#[inline]
+pub fn setup_code(b: Board) -> (usize, u32) {
+    if b.t == 0 {
+        (0, base3(b.x) + 2 * base3(b.o))
+    } else {
+        let low = b.t - 1;
+        let squeeze = |m: u16| (m & low) | ((m >> 1) & !low);
+        (
+            b.t.trailing_zeros() as usize + 1,
+            base3(squeeze(b.x)) + 2 * base3(squeeze(b.o)),
+        )
+    }
+}
+
+/// A board's place in a dense numbering of every grid of the geometry, setup after setup in
+/// the order of [`super::Problem::for_each_grid`] (see [`setup_code`]).
+#[inline]
+pub fn grid_index(g: &Geometry, b: Board) -> u64 {
+    let (setup, code) = setup_code(b);
+    if setup == 0 {
+        code as u64
+    } else {
+        3u64.pow(g.cells()) + (setup as u64 - 1) * 3u64.pow(g.cells() - 1) + code as u64
     }
 }
 
 /// Perfect play, remembered: the result for the side to move of every open board asked about
-/// and of every board below it. A board's value depends on the board alone, so one table
-/// serves every question of a geometry.
+/// and of every board below it, with the distance to the end when asked. A board's value
+/// depends on the board alone, so one table serves every question of a geometry.
+///
+/// The table is dense, one byte a grid of the board (see [`grid_index`]), in pages allocated
+/// as the search first touches them: a search over a whole 4×4 board fills 43 MB, where a
+/// hash table of the same boards took over a gigabyte, and each look-up is an array read.
 #[derive(Default)]
 pub struct Values {
-    memo: HashMap<Board, Outcome>,
+    pages: Vec<Option<Box<[u8]>>>,
+    /// Whether [`Values::solve`] also finds the distance to the end, which needs every move
+    /// of a won position searched rather than the first winning one.
+    pub want_distance: bool,
+    /// Whether [`facts_with`] also finds the first forced win, which costs a look at every
+    /// move of a won position.
+    pub want_forced_win: bool,
+}
+
+/// A byte of the table: 0 for unknown, else `KNOWN | outcome << 5 | distance`, the distance
+/// `NO_DISTANCE` when it was not asked for.
+const KNOWN: u8 = 0x80;
+const NO_DISTANCE: u8 = 31;
+
+fn outcome_of(code: u8) -> Outcome {
+    match code >> 5 & 3 {
+        0 => Outcome::Loss,
+        1 => Outcome::Draw,
+        _ => Outcome::Win,
+    }
 }
 
 impl Values {
@@ -169,29 +283,184 @@ impl Values {
         Values::default()
     }
 
+    #[inline]
+    fn get(&self, i: u64) -> u8 {
+        let (page, at) = (
+            (i >> PAGE_BITS) as usize,
+            (i & ((1 << PAGE_BITS) - 1)) as usize,
+        );
+        match self.pages.get(page) {
+            Some(Some(p)) => p[at],
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: u64, code: u8) {
+        let (page, at) = (
+            (i >> PAGE_BITS) as usize,
+            (i & ((1 << PAGE_BITS) - 1)) as usize,
+        );
+        if self.pages.len() <= page {
+            self.pages.resize_with(page + 1, || None);
+        }
+        self.pages[page].get_or_insert_with(|| vec![0u8; 1 << PAGE_BITS].into_boxed_slice())[at] =
+            code;
+    }
+
     /// The result of perfect play for `mover` on the open board `b`: a win when some move wins
     /// at once or leaves the opponent lost, a draw when the best it can reach is a draw.
     pub fn outcome(&mut self, g: &Geometry, b: Board, mover: Player) -> Outcome {
-        if let Some(&v) = self.memo.get(&b) {
-            return v;
+        self.search(g, b, mover, false).0
+    }
+
+    /// [`Values::outcome`], and the plies to the end under perfect play when
+    /// [`Values::want_distance`] is set.
+    pub fn solve(&mut self, g: &Geometry, b: Board, mover: Player) -> (Outcome, Option<u8>) {
+        let want = self.want_distance;
+        self.search(g, b, mover, want)
+    }
+
+    fn search(
+        &mut self,
+        g: &Geometry,
+        b: Board,
+        mover: Player,
+        distance: bool,
+    ) -> (Outcome, Option<u8>) {
+        let i = grid_index(g, b);
+        let code = self.get(i);
+        if code != 0 && (!distance || code & NO_DISTANCE != NO_DISTANCE) {
+            let d = code & NO_DISTANCE;
+            return (outcome_of(code), (d != NO_DISTANCE).then_some(d));
         }
-        let mut best = Outcome::Loss;
-        let mut empty = g.full() & !b.filled();
-        while empty != 0 {
-            let square = empty.trailing_zeros();
-            empty &= empty - 1;
+        let empty = g.full() & !b.filled();
+        // A move that wins at once is the fastest win there is.
+        if empty & g.completing(b.counting_for(mover)) != 0 {
+            self.set(i, KNOWN | (Outcome::Win as u8) << 5 | 1);
+            return (Outcome::Win, Some(1));
+        }
+        let (mut best, mut win_in, mut lose_in) = (Outcome::Loss, u8::MAX, 0u8);
+        let mut left = empty;
+        while left != 0 {
+            let square = left.trailing_zeros();
+            left &= left - 1;
             let (child, status) = g.play(b, mover, square);
-            let v = match status {
-                Status::Open => self.outcome(g, child, mover.other()).flip(),
-                Status::Draw => Outcome::Draw,
-                _ => Outcome::Win,
+            let (v, d) = match status {
+                Status::Open => {
+                    let (v, d) = self.search(g, child, mover.other(), distance);
+                    (v.flip(), d.map_or(0, |d| d + 1))
+                }
+                _ => (Outcome::Draw, 1),
             };
             best = best.max(v);
-            if best == Outcome::Win {
+            match v {
+                Outcome::Win => win_in = win_in.min(d),
+                Outcome::Loss => lose_in = lose_in.max(d),
+                Outcome::Draw => {}
+            }
+            if best == Outcome::Win && !distance {
                 break;
             }
         }
-        self.memo.insert(b, best);
-        best
+        let d = if !distance {
+            NO_DISTANCE
+        } else {
+            match best {
+                Outcome::Win => win_in,
+                Outcome::Loss => lose_in,
+                Outcome::Draw => empty.count_ones() as u8,
+            }
+        };
+        self.set(i, KNOWN | (best as u8) << 5 | d);
+        (best, (d != NO_DISTANCE).then_some(d))
+    }
+
+    /// Fills the table for every open position of `boards` (reachable positions, in any
+    /// order), with distances, by retrograde analysis: ply by ply from the fullest, each
+    /// position's value from its children's, which the ply below has just written. The
+    /// positions of one ply are valued on all threads; the table is written between plies,
+    /// so the result never depends on the thread count.
+    ///
+    /// Playing every game with a memo reaches each position once too, but one search at a
+    /// time; the plies let the threads share the work.
+    pub fn fill(&mut self, g: &Geometry, boards: &[Board]) {
+        use rayon::prelude::*;
+        self.want_distance = true;
+        let mut by_ply: Vec<Vec<Board>> = vec![Vec::new(); g.cells() as usize + 1];
+        for &b in boards {
+            if g.status(b) == Status::Open {
+                by_ply[b.ply() as usize].push(b);
+            }
+        }
+        for ply in by_ply.iter().rev() {
+            let this = &*self;
+            let codes: Vec<(u64, u8)> = ply
+                .par_iter()
+                .map(|&b| (grid_index(g, b), this.value_from_children(g, b)))
+                .collect();
+            for (i, code) in codes {
+                self.set(i, code);
+            }
+        }
+    }
+
+    /// The table's byte for the open board `b`, from its children's bytes (each open child
+    /// already in the table).
+    fn value_from_children(&self, g: &Geometry, b: Board) -> u8 {
+        let mover = b.to_move();
+        let empty = g.full() & !b.filled();
+        if empty & g.completing(b.counting_for(mover)) != 0 {
+            return KNOWN | (Outcome::Win as u8) << 5 | 1;
+        }
+        let (mut best, mut win_in, mut lose_in) = (Outcome::Loss, u8::MAX, 0u8);
+        let mut left = empty;
+        while left != 0 {
+            let square = left.trailing_zeros();
+            left &= left - 1;
+            let (child, status) = g.play(b, mover, square);
+            let (v, d) = match status {
+                Status::Open => {
+                    let code = self.get(grid_index(g, child));
+                    debug_assert!(code != 0, "a child valued before its parent");
+                    (outcome_of(code).flip(), (code & NO_DISTANCE) + 1)
+                }
+                _ => (Outcome::Draw, 1),
+            };
+            best = best.max(v);
+            match v {
+                Outcome::Win => win_in = win_in.min(d),
+                Outcome::Loss => lose_in = lose_in.max(d),
+                Outcome::Draw => {}
+            }
+        }
+        let d = match best {
+            Outcome::Win => win_in,
+            Outcome::Loss => lose_in,
+            Outcome::Draw => empty.count_ones() as u8,
+        };
+        KNOWN | (best as u8) << 5 | d
+    }
+
+    /// The first square in reading order where `mover` starts a forced win on the open board
+    /// `b`: a move that wins at once, or leaves the opponent lost.
+    pub fn forced_win(&mut self, g: &Geometry, b: Board, mover: Player) -> Option<u32> {
+        let empty = g.full() & !b.filled();
+        let at_once = empty & g.completing(b.counting_for(mover));
+        let mut left = empty;
+        while left != 0 {
+            let square = left.trailing_zeros();
+            left &= left - 1;
+            if at_once >> square & 1 == 1 {
+                return Some(square);
+            }
+            let (child, status) = g.play(b, mover, square);
+            if status == Status::Open
+                && self.search(g, child, mover.other(), false).0 == Outcome::Loss
+            {
+                return Some(square);
+            }
+        }
+        None
     }
 }

@@ -2,18 +2,17 @@
 //! letter, and judging a contestant's output.
 
 use super::Problem;
-use super::facts::Values;
 use super::layout::{self, Input};
 use crate::tictactoe::check::Verdict;
 use crate::tictactoe::codejam::{ParseError, Strictness};
 
 /// The answers to an input, one line per case, in the problem's layout.
 pub fn answers(problem: &Problem, input: &Input) -> Vec<u8> {
-    let mut values = Values::new();
+    let mut values = problem.values();
     let mut out = Vec::new();
     for (i, &b) in input.boards.iter().enumerate() {
-        let v = problem.verdict(b, &mut values);
-        layout::push_answer(problem, i as u64 + 1, &problem.verdicts[v].answer, &mut out);
+        let a = problem.answer(b, &mut values);
+        layout::push_answer(problem, i as u64 + 1, &a, &mut out);
     }
     out
 }
@@ -81,13 +80,12 @@ pub fn validate(
         }
         None => {}
     }
-    let mut values = Values::new();
+    let mut values = problem.values();
     let answers = problem.answers();
     let mut per_answer: Vec<(String, u64)> = answers.iter().map(|a| (a.to_string(), 0)).collect();
     for &b in &input.boards {
-        let v = problem.verdict(b, &mut values);
-        let a = &problem.verdicts[v].answer;
-        if let Some(slot) = per_answer.iter_mut().find(|(x, _)| x == a) {
+        let a = problem.answer(b, &mut values);
+        if let Some(slot) = per_answer.iter_mut().find(|(x, _)| *x == a) {
             slot.1 += 1;
         }
     }
@@ -201,6 +199,10 @@ pub struct Explanation {
     pub in_input_space: bool,
     /// Why play never reaches the grid, if it does not.
     pub unreachable_because: Option<String>,
+    /// Why a grid of the base space (every grid, or those play reaches) is left out by the
+    /// input's filter or minimum ply, if it is.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub outside_because: Option<String>,
     /// The answer, for valid input.
     pub answer: Option<String>,
     /// The wrong solutions that answer otherwise, with what each answers.
@@ -237,18 +239,18 @@ pub fn explain(p: &Problem, board: &str) -> Result<Explanation, String> {
     // explained and its symbols are checked as the problem's reader checks them.
     let mut any = p.clone();
     any.space = InputSpace::EveryGrid;
+    any.filter = Default::default();
+    any.min_ply = 0;
+    any.layout.marker = None;
     any.layout.cases = Cases::Single;
     any.layout.board = BoardLayout::Line;
     let b = layout::read(&any, "BOARD", text.as_bytes(), Strictness::Lenient)
         .map_err(|e| e.message)?
         .boards[0];
-    let mut values = Values::new();
+    let mut values = p.values();
     let f = p.facts(b, &mut values);
-    let in_space = p.in_space(b);
-    let answer = p
-        .verdict_of(&f)
-        .filter(|_| in_space)
-        .map(|v| p.verdicts[v].answer.clone());
+    let in_space = p.in_space_with(b, &mut values);
+    let answer = p.answer_of(&f).filter(|_| in_space);
     let mut catalogue = Catalogue::new(p);
     let wrong = match &answer {
         Some(a) => (0..catalogue.mutants.len())
@@ -271,6 +273,7 @@ pub fn explain(p: &Problem, board: &str) -> Result<Explanation, String> {
         unreachable_because: crate::tictactoe::reach::check(&p.geometry, b)
             .err()
             .map(|e| e.to_string()),
+        outside_because: p.outside_because(b, &mut values),
         answer,
         wrong_solutions_failing: wrong,
     })

@@ -162,6 +162,7 @@ pub fn read(
         Cases::Until(_) => None,
     };
     let mut input = Input::default();
+    let mut values = problem.values();
     loop {
         let n = input.boards.len() as u64 + 1;
         if count.is_some_and(|c| n > c) {
@@ -184,8 +185,21 @@ pub fn read(
             cur.empty_line(Some(n))?;
         }
         let start = cur.at;
+        if let Some(marker) = &layout.marker {
+            let line = cur.next(Some(n), &format!("a `{marker}` line"))?;
+            if line != marker.as_bytes() {
+                return Err(cur.error(
+                    cur.at - 1,
+                    Some(n),
+                    format!(
+                        "a `{marker}` line is expected before each board, not `{}`",
+                        shown(line)
+                    ),
+                ));
+            }
+        }
         let b = read_board(problem, &mut cur, n)?;
-        check_space(problem, &cur, b, start, n)?;
+        check_space(problem, &cur, b, start, n, &mut values)?;
         input.boards.push(b);
         input.lines.push(start as u64 + 1);
         if strict && layout.blank == Separator::After {
@@ -264,6 +278,7 @@ fn check_space(
     b: Board,
     start: usize,
     n: u64,
+    values: &mut super::facts::Values,
 ) -> Result<(), ParseError> {
     if problem.space == super::InputSpace::Reachable
         && let Err(why) = reach::check(&problem.geometry, b)
@@ -273,6 +288,16 @@ fn check_space(
             Some(n),
             format!(
                 "the board {} cannot arise in play: {why}",
+                problem.grid_text(b)
+            ),
+        ));
+    }
+    if let Some(why) = problem.outside_because(b, values) {
+        return Err(cur.error(
+            start,
+            Some(n),
+            format!(
+                "the board {} is not in the input space: {why}",
                 problem.grid_text(b)
             ),
         ));
@@ -304,6 +329,10 @@ pub fn input_text(problem: &Problem, boards: &[Board]) -> Vec<u8> {
     }
     for (i, &b) in boards.iter().enumerate() {
         if problem.layout.blank == Separator::Between && i > 0 {
+            out.push(b'\n');
+        }
+        if let Some(marker) = &problem.layout.marker {
+            out.extend_from_slice(marker.as_bytes());
             out.push(b'\n');
         }
         push_board(problem, b, &mut out);

@@ -25,6 +25,7 @@ pub mod facts;
 pub mod judge;
 pub mod layout;
 pub mod mutants;
+pub mod reachable;
 pub mod rules;
 pub mod sample;
 
@@ -33,8 +34,9 @@ use crate::tictactoe::reach::Checks;
 use crate::tictactoe::rules::Geometry;
 use description::{DescriptionError, Locator};
 use facts::{Facts, Values};
-use rules::Rule;
-use std::sync::Arc;
+use reachable::Reachable;
+use rules::{Conditions, Rule};
+use std::sync::{Arc, OnceLock};
 
 /// The symbols of a problem's files.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -100,6 +102,8 @@ pub struct Layout {
     pub blank: Separator,
     /// What comes before each answer; `{n}` is the case number from 1.
     pub prefix: String,
+    /// A line before each case's board, when the layout has one.
+    pub marker: Option<String>,
 }
 
 /// Bounds on the number of cases of one dataset (small, large, …).
@@ -130,8 +134,14 @@ pub struct Problem {
     pub geometry: Arc<Geometry>,
     /// The symbols.
     pub symbols: Symbols,
-    /// Which grids are valid input.
+    /// Which grids are valid input, before the filter.
     pub space: InputSpace,
+    /// The facts every position of the input space has (`where` in the description).
+    pub filter: Conditions,
+    /// The fewest stones a position of the input space has.
+    pub min_ply: u32,
+    /// Where the filter (or the minimum ply) is in the text.
+    filter_span: Option<usize>,
     /// The files' layout.
     pub layout: Layout,
     /// Bounds on the number of cases.
@@ -140,10 +150,33 @@ pub struct Problem {
     pub verdicts: Vec<Rule>,
     /// Where each verdict starts in the text.
     verdict_spans: Vec<usize>,
+    /// The distinct answers, templates expanded (see [`Problem::answers`]).
+    answer_list: Vec<String>,
+    /// The positions play reaches, found once when first needed and shared by the clones.
+    reach: Arc<OnceLock<Reachable>>,
+}
+
+/// The distinct answers of `verdicts`, in the order of their first rule, each template
+/// expanded over the squares of a board of `cells` squares, `cols` wide.
+pub(crate) fn expand_answers(verdicts: &[Rule], cells: u32, cols: u32) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for r in verdicts {
+        let all = if r.is_template() {
+            (0..cells).map(|s| r.answer_at(s, cols)).collect()
+        } else {
+            vec![r.answer.clone()]
+        };
+        for a in all {
+            if !v.contains(&a) {
+                v.push(a);
+            }
+        }
+    }
+    v
 }
 
 /// The built-in descriptions: name and text.
-pub const BUILTIN: [(&str, &str); 6] = [
+pub const BUILTIN: [(&str, &str); 8] = [
     ("tomek", include_str!("builtin/tomek.toml")),
     ("cf3c", include_str!("builtin/cf3c.toml")),
     ("toe1", include_str!("builtin/toe1.toml")),
@@ -153,6 +186,8 @@ pub const BUILTIN: [(&str, &str); 6] = [
         include_str!("builtin/ccc-hk-2008-j4.toml"),
     ),
     ("perfect-play", include_str!("builtin/perfect-play.toml")),
+    ("cf754b", include_str!("builtin/cf754b.toml")),
+    ("uva10111", include_str!("builtin/uva10111.toml")),
 ];
 
 /// The built-in problems, read once, in the order of [`BUILTIN`] (Tomek's first).
@@ -234,6 +269,8 @@ impl Problem {
         g(self) == g(other)
             && self.symbols == other.symbols
             && self.space == other.space
+            && self.filter == other.filter
+            && self.min_ply == other.min_ply
             && self.layout == other.layout
             && self.datasets == other.datasets
             && self.verdicts == other.verdicts
@@ -245,9 +282,39 @@ impl Problem {
         self.same_judgement(&builtins()[0])
     }
 
-    /// Whether some rule reads perfect play.
+    /// Whether some rule, or the input's filter, reads perfect play.
     pub fn needs_values(&self) -> bool {
-        self.verdicts.iter().any(|r| r.when.needs_values())
+        self.filter.needs_values() || self.verdicts.iter().any(|r| r.when.needs_values())
+    }
+
+    /// Whether some rule, or the input's filter, reads the distance to the end.
+    pub fn needs_distance(&self) -> bool {
+        self.filter.needs_distance() || self.verdicts.iter().any(|r| r.when.needs_distance())
+    }
+
+    /// Whether some rule, or the input's filter, reads the first forced win.
+    pub fn needs_forced_win(&self) -> bool {
+        let reads = |c: &Conditions| c.forced_win.is_some();
+        reads(&self.filter) || self.verdicts.iter().any(|r| reads(&r.when))
+    }
+
+    /// A table of perfect play for this problem's questions.
+    pub fn values(&self) -> Values {
+        let mut v = Values::new();
+        v.want_distance = self.needs_distance();
+        v.want_forced_win = self.needs_forced_win();
+        v
+    }
+
+    /// [`Problem::values`], filled for every reachable position at once (see
+    /// [`Values::fill`]) when a rule or the filter reads perfect play: for passes over the
+    /// whole input space.
+    pub fn values_for_all(&self) -> Values {
+        let mut v = self.values();
+        if self.needs_values() {
+            v.fill(&self.geometry, &self.reachable().boards(&self.geometry));
+        }
+        v
     }
 
     /// The facts of a position, perfect play included when a rule reads it.
@@ -257,8 +324,26 @@ impl Problem {
 
     /// [`Problem::facts`] with the rules of play held to `checks` only.
     pub fn facts_with(&self, b: Board, checks: Checks, values: &mut Values) -> Facts {
+        values.want_distance |= self.needs_distance();
+        values.want_forced_win |= self.needs_forced_win();
         let v = self.needs_values().then_some(values);
         facts::facts_with(&self.geometry, b, checks, v)
+    }
+
+    /// [`Problem::facts`] with reachability read from the set of reachable positions: for
+    /// passes over many positions.
+    pub fn facts_fast(&self, b: Board, values: &mut Values) -> Facts {
+        let reachable = self.reachable().contains(b);
+        values.want_distance |= self.needs_distance();
+        values.want_forced_win |= self.needs_forced_win();
+        let v = self.needs_values().then_some(values);
+        facts::facts_given(&self.geometry, b, Checks::ALL, reachable, v)
+    }
+
+    /// The positions play reaches on this problem's board, found on first use.
+    pub fn reachable(&self) -> &Reachable {
+        self.reach
+            .get_or_init(|| Reachable::explore(&self.geometry))
     }
 
     /// The index of the verdict a position with these facts gets, if any rule matches.
@@ -273,57 +358,148 @@ impl Problem {
             .expect("the rules cover the input space (checked when the description is read)")
     }
 
-    /// The distinct answers, in the order of their first rule.
-    pub fn answers(&self) -> Vec<&str> {
-        let mut v: Vec<&str> = Vec::new();
-        for r in &self.verdicts {
-            if !v.contains(&r.answer.as_str()) {
-                v.push(&r.answer);
-            }
-        }
-        v
+    /// The answer printed for a position with these facts, if some rule matches: the rule's
+    /// text, or its template filled in.
+    pub fn answer_of(&self, f: &Facts) -> Option<String> {
+        self.verdict_of(f)
+            .map(|v| self.verdicts[v].render(f, self.geometry.cols))
     }
 
-    /// Whether a board is in the input space: at most one joker where the board has one, and
-    /// reachable when only reachable positions are input.
+    /// The answer of a position of the input space.
+    pub fn answer(&self, b: Board, values: &mut Values) -> String {
+        let f = self.facts(b, values);
+        self.answer_of(&f)
+            .expect("the rules cover the input space (checked when the description is read)")
+    }
+
+    /// The distinct answers, in the order of their first rule; a template stands for its
+    /// answer on every square, in reading order.
+    pub fn answers(&self) -> Vec<&str> {
+        self.answer_list.iter().map(String::as_str).collect()
+    }
+
+    /// Whether a board is in the input space: at most one joker where the board has one,
+    /// reachable when only reachable positions are input, and the filter's facts.
     pub fn in_space(&self, b: Board) -> bool {
-        match self.space {
+        self.in_space_with(b, &mut self.values())
+    }
+
+    /// [`Problem::in_space`] with perfect play from `values` when the filter reads it.
+    pub fn in_space_with(&self, b: Board, values: &mut Values) -> bool {
+        let base = match self.space {
             InputSpace::EveryGrid => true,
             InputSpace::Reachable => crate::tictactoe::reach::is_reachable(&self.geometry, b),
+        };
+        base && self.filtered_in(b, || self.filter_facts(b, values))
+    }
+
+    /// The facts the filter reads: perfect play only when it reads it, so that deciding
+    /// whether a grid is input never costs a search the filter does not need.
+    fn filter_facts(&self, b: Board, values: &mut Values) -> Facts {
+        let v = self.filter.needs_values().then_some(values);
+        facts::facts_with(&self.geometry, b, Checks::ALL, v)
+    }
+
+    /// Whether a board passes the minimum ply and the filter, the facts made on demand.
+    fn filtered_in(&self, b: Board, facts: impl FnOnce() -> Facts) -> bool {
+        b.ply() >= self.min_ply && (self.filter.is_empty() || self.filter.hold(&facts()))
+    }
+
+    /// Why a board of the base space is not in the input space, if it is not: the minimum
+    /// ply or the filter, in the description's words.
+    pub fn outside_because(&self, b: Board, values: &mut Values) -> Option<String> {
+        if b.ply() < self.min_ply {
+            return Some(format!(
+                "{} stones, fewer than min_ply = {}",
+                b.ply(),
+                self.min_ply
+            ));
         }
+        if !self.filter.is_empty() && !self.filter.hold(&self.filter_facts(b, values)) {
+            return Some(format!(
+                "the input has only positions with {}",
+                self.filter.describe()
+            ));
+        }
+        None
     }
 
     /// Every position of the input space, in a fixed order: setup by setup (no joker, then
     /// the joker on each square), each grid read as a number in base 3 over the other squares
     /// from the first (empty 0, first player 1, second player 2).
+    ///
+    /// Reachable positions come from playing every game once ([`Problem::reachable`]), not
+    /// from a check of every grid.
     pub fn positions(&self) -> Vec<Board> {
         let mut out = Vec::new();
-        self.for_each_grid(|b| {
-            if self.in_space(b) {
-                out.push(b);
-            }
-        });
+        self.for_each_position(|b| out.push(b));
         out
     }
 
-    /// Calls `f` on every grid over the symbols, in the order of [`Problem::positions`].
+    /// Calls `f` on every position of the input space, in the order of
+    /// [`Problem::positions`], without holding them all: every grid of a 4×4 board is 43
+    /// million positions.
+    pub fn for_each_position(&self, mut f: impl FnMut(Board)) {
+        let mut values = if self.filter.needs_values() {
+            self.values_for_all()
+        } else {
+            self.values()
+        };
+        let plain = self.min_ply == 0 && self.filter.is_empty();
+        let mut keep = |b: Board| {
+            let inside = plain
+                || self.filtered_in(b, || {
+                    let reachable = self.reachable().contains(b);
+                    let v = self.filter.needs_values().then_some(&mut values);
+                    facts::facts_given(&self.geometry, b, Checks::ALL, reachable, v)
+                });
+            if inside {
+                f(b);
+            }
+        };
+        match self.space {
+            InputSpace::Reachable => self.reachable().for_each(&self.geometry, &mut keep),
+            InputSpace::EveryGrid => self.for_each_grid(keep),
+        }
+    }
+
+    /// Calls `f` on every grid over the symbols, in the order of [`Problem::positions`]: each
+    /// setup's grids counted up in base 3, one square changed at a time as an odometer turns.
     pub fn for_each_grid(&self, mut f: impl FnMut(Board)) {
         let g = &self.geometry;
         for t in g.setups() {
-            let free: Vec<u32> = (0..g.cells()).filter(|&s| t >> s & 1 == 0).collect();
-            let total = 3u64.pow(free.len() as u32);
-            for code in 0..total {
-                let mut b = Board::empty(t);
-                let mut c = code;
-                for &s in &free {
-                    match c % 3 {
-                        1 => b.x |= 1 << s,
-                        2 => b.o |= 1 << s,
-                        _ => {}
-                    }
-                    c /= 3;
-                }
+            let free: Vec<u16> = (0..g.cells())
+                .filter(|&s| t >> s & 1 == 0)
+                .map(|s| 1u16 << s)
+                .collect();
+            let mut digits = vec![0u8; free.len()];
+            let mut b = Board::empty(t);
+            'grids: loop {
                 f(b);
+                let mut k = 0;
+                loop {
+                    let Some(&bit) = free.get(k) else {
+                        break 'grids;
+                    };
+                    match digits[k] {
+                        0 => {
+                            digits[k] = 1;
+                            b.x |= bit;
+                            break;
+                        }
+                        1 => {
+                            digits[k] = 2;
+                            b.x &= !bit;
+                            b.o |= bit;
+                            break;
+                        }
+                        _ => {
+                            digits[k] = 0;
+                            b.o &= !bit;
+                            k += 1;
+                        }
+                    }
+                }
             }
         }
     }
@@ -332,21 +508,26 @@ impl Problem {
     /// position matches some rule, by the facts of every position.
     pub fn check_rules(&self) -> Result<(), DescriptionError> {
         let loc = Locator::new(&self.origin, &self.text);
-        let mut values = Values::new();
+        let mut values = self.values_for_all();
         let mut used = vec![false; self.verdicts.len()];
-        let mut seen = hashbrown::HashSet::new();
         let mut uncovered = None;
-        for b in self.positions() {
-            let f = self.facts(b, &mut values);
-            if !seen.insert(f) {
-                continue;
-            }
+        let mut any = false;
+        self.for_each_position(|b| {
+            any = true;
+            // Trying the rules is a few comparisons: cheaper than remembering the facts seen.
+            let f = self.facts_fast(b, &mut values);
             match self.verdict_of(&f) {
                 Some(i) => used[i] = true,
                 None => {
                     uncovered.get_or_insert((b, f));
                 }
             }
+        });
+        if !any {
+            return Err(loc.error(
+                self.filter_span.unwrap_or(0),
+                "no position is left in the input space: the filter leaves none",
+            ));
         }
         if let Some((b, f)) = uncovered {
             return Err(loc.error(

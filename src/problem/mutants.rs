@@ -343,8 +343,11 @@ fn combination(p: &Problem, f: &Facts) -> Facts {
         next: Next::First,
         over: false,
         ply: 0,
+        wins_now: false,
         value: None,
         winner: None,
+        forced_win: None,
+        distance: None,
     };
     for r in &p.verdicts {
         let w = &r.when;
@@ -371,6 +374,16 @@ fn combination(p: &Problem, f: &Facts) -> Facts {
         }
         if w.winner.is_some() {
             read.winner = f.winner;
+        }
+        if w.wins_now.is_some() {
+            read.wins_now = f.wins_now;
+        }
+        if w.forced_win.is_some() {
+            read.value = f.value;
+            read.forced_win = f.forced_win;
+        }
+        if w.distance.is_some() {
+            read.distance = f.distance;
         }
     }
     read
@@ -414,9 +427,9 @@ impl<'p> Catalogue<'p> {
             answers: problem.answers().iter().map(|s| s.to_string()).collect(),
         };
         let mut seen = hashbrown::HashSet::new();
-        let mut values = Values::new();
+        let mut values = problem.values_for_all();
         for b in problem.positions() {
-            let f = problem.facts(b, &mut values);
+            let f = problem.facts_fast(b, &mut values);
             let c = combination(problem, &f);
             if seen.insert(c) {
                 cat.combinations.push(c);
@@ -697,21 +710,35 @@ impl<'p> Catalogue<'p> {
         };
         let reachable = self.reachable_by(r, b, line, xl, ol);
         let over = line != Line::None || full;
-        let (mut value, mut winner) = (None, None);
-        if p.needs_values() && reachable {
-            let mover = if next == Next::First {
-                Player::X
+        let mover = if next == Next::First {
+            Player::X
+        } else {
+            Player::O
+        };
+        // A move wins at once when it leaves a line it looks at all the mover's.
+        let wins_now = !over && next != Next::Neither && {
+            let mine = if mover == Player::X || r.joker_both {
+                b.of(mover) | b.t
             } else {
-                Player::O
+                b.of(mover)
             };
+            g.lines.iter().enumerate().take(64).any(|(i, &l)| {
+                let missing = l & !mine;
+                r.lines >> i & 1 == 1 && missing.count_ones() == 1 && missing & empty != 0
+            })
+        };
+        let (mut value, mut winner, mut forced_win, mut distance) = (None, None, None, None);
+        if p.needs_values() && reachable {
             if over {
+                distance = p.needs_distance().then_some(0);
                 winner = Some(match line {
                     Line::First => Winner::First,
                     Line::Second => Winner::Second,
                     _ => Winner::Nobody,
                 });
             } else {
-                let v = self.outcome(r.lines, b, mover);
+                let (v, forced, d) = self.outcome(r.lines, b, mover);
+                (forced_win, distance) = (forced, d);
                 value = Some(v);
                 winner = Some(match (v, mover) {
                     (Outcome::Draw, _) => Winner::Nobody,
@@ -731,8 +758,11 @@ impl<'p> Catalogue<'p> {
             next,
             over,
             ply: x + o,
+            wins_now,
             value,
             winner,
+            forced_win,
+            distance,
         }
     }
 
@@ -785,8 +815,26 @@ impl<'p> Catalogue<'p> {
         true
     }
 
-    /// Perfect play on `b` for `mover`, on the board of the lines in `lines` only.
-    fn outcome(&mut self, lines: u64, b: Board, mover: Player) -> Outcome {
+    /// Perfect play on `b` for `mover`, on the board of the lines in `lines` only: the
+    /// value, the first forced win's square and the distance to the end (when the rules read
+    /// it).
+    fn outcome(
+        &mut self,
+        lines: u64,
+        b: Board,
+        mover: Player,
+    ) -> (Outcome, Option<u8>, Option<u32>) {
+        let want = self.problem.needs_distance();
+        let play = |g: &Geometry, values: &mut Values| {
+            values.want_distance = want;
+            let (v, d) = values.solve(g, b, mover);
+            let forced = if v == Outcome::Win {
+                values.forced_win(g, b, mover).map(|s| s as u8)
+            } else {
+                None
+            };
+            (v, forced, d.filter(|_| want).map(u32::from))
+        };
         let g = &self.problem.geometry;
         let all = if g.lines.len() >= 64 {
             u64::MAX
@@ -794,7 +842,7 @@ impl<'p> Catalogue<'p> {
             (1u64 << g.lines.len()) - 1
         };
         if lines & all == all {
-            return self.values.outcome(g, b, mover);
+            return play(g, &mut self.values);
         }
         let (sub, values) = self.geometries.entry(lines & all).or_insert_with(|| {
             let kept: Vec<u16> = g
@@ -809,7 +857,7 @@ impl<'p> Catalogue<'p> {
                 Values::new(),
             )
         });
-        values.outcome(sub, b, mover)
+        play(sub, values)
     }
 
     /// The right facts of `b`.
@@ -887,7 +935,7 @@ impl<'p> Catalogue<'p> {
             }
             _ => p.verdict_of(&f)?,
         };
-        let a = &p.verdicts[v].answer;
+        let a = &p.verdicts[v].render(&f, p.geometry.cols);
         Some(match m {
             Mutant::AnswerCase => {
                 if a.chars().any(|c| c.is_ascii_uppercase()) {
@@ -1015,17 +1063,17 @@ pub struct KillerSet {
 pub fn killer_set(problem: &Problem) -> KillerSet {
     let mut catalogue = Catalogue::new(problem);
     let n = catalogue.mutants.len();
-    let mut values = Values::new();
+    let mut values = problem.values_for_all();
     let positions = problem.positions();
     let mut cells: Vec<Cell> = Vec::new();
     let mut first: Vec<(Bits, Cell, Board)> = Vec::new();
     let mut seen = hashbrown::HashSet::new();
     for &b in &positions {
-        let f = problem.facts(b, &mut values);
+        let f = problem.facts_fast(b, &mut values);
         let v = problem
             .verdict_of(&f)
             .expect("the rules cover the input space");
-        let a = problem.verdicts[v].answer.clone();
+        let a = problem.verdicts[v].render(&f, problem.geometry.cols);
         let cell = catalogue.cell(b, &f, &a);
         let kills = catalogue.kills(b, &a);
         if seen.insert((kills.clone(), cell)) {

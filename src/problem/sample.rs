@@ -2,7 +2,6 @@
 //! a seed, in the same order on every machine.
 
 use super::Problem;
-use super::facts::Values;
 use super::mutants::killer_set;
 use crate::tictactoe::board::Board;
 use crate::tictactoe::sample::below;
@@ -56,14 +55,16 @@ pub fn draw(problem: &Problem, profile: Profile, cases: u64, seed: u64) -> Vec<B
             boards
         }
         Profile::Balanced => {
-            let mut values = Values::new();
+            let mut values = problem.values_for_all();
             let answers = problem.answers();
             let mut by_answer: Vec<Vec<Board>> = vec![Vec::new(); answers.len()];
             for b in problem.positions() {
-                let v = problem.verdict(b, &mut values);
+                let a = problem
+                    .answer_of(&problem.facts_fast(b, &mut values))
+                    .expect("the rules cover the input space");
                 let k = answers
                     .iter()
-                    .position(|a| *a == problem.verdicts[v].answer)
+                    .position(|x| *x == a)
                     .expect("an answer of the rules");
                 by_answer[k].push(b);
             }

@@ -320,13 +320,16 @@ fn array(p: &Problem, c: FamilyColumn, rows: &[Row]) -> Result<ArrayRef> {
         )?,
         FamilyColumn::Verdict => {
             let answers = p.answers();
-            // Each rule's answer as an index into the distinct answers.
-            let of_rule: Vec<i16> = p
-                .verdicts
-                .iter()
-                .map(|r| answers.iter().position(|a| *a == r.answer).unwrap_or(0) as i16)
-                .collect();
-            words::<Int16Type>(rows.iter().map(|r| Some(of_rule[r.2])), &answers)?
+            // Each position's answer (a template filled in) as an index into the distinct
+            // answers.
+            let cols = p.geometry.cols;
+            words::<Int16Type>(
+                rows.iter().map(|r| {
+                    let a = p.verdicts[r.2].render(&r.1, cols);
+                    Some(answers.iter().position(|x| *x == a).unwrap_or(0) as i16)
+                }),
+                &answers,
+            )?
         }
     })
 }

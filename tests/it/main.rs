@@ -28,6 +28,7 @@ mod package_family;
 mod pipes;
 mod plots;
 mod problems;
+mod problems_4x4;
 #[cfg(feature = "sql")]
 mod query;
 #[cfg(feature = "sql")]

@@ -623,7 +623,9 @@ fn the_problem_page_answers_as_the_command_does() {
             "toe1",
             "toe2",
             "ccc-hk-2008-j4",
-            "perfect-play"
+            "perfect-play",
+            "cf754b",
+            "uva10111"
         ]
     );
     for (problem, board) in [

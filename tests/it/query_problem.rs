@@ -68,7 +68,11 @@ fn verdict_counts_are_those_of_stats_and_the_published_figures() {
     let legal = TIC_TAC_TOE.boards;
     let grids = 3u64.pow(9);
     let sql = "SELECT verdict, count(*) AS n FROM boards GROUP BY verdict";
-    for (name, _) in BUILTIN.iter().filter(|(n, _)| *n != "tomek") {
+    // The 3×3 problems: the 4×4 ones' input spaces are held to a reference in problems_4x4.
+    for (name, _) in BUILTIN
+        .iter()
+        .filter(|(n, _)| !["tomek", "cf754b", "uva10111"].contains(n))
+    {
         let by_sql = counts(name, sql);
         assert_eq!(by_sql, stats_counts(name), "{name}");
         let space = Problem::builtin(name).unwrap().positions().len() as u64;
