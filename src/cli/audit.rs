@@ -99,6 +99,25 @@ pub struct Args {
     pub save_failures: Option<PathBuf>,
 }
 
+impl Args {
+    /// Solver processes at once: `--jobs`, or the number of cores.
+    fn jobs(&self) -> usize {
+        self.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |j| j as usize,
+        )
+    }
+
+    /// The judge's limits on each run, the same for Code Jam's audit and the family's.
+    fn limits(&self) -> Limits {
+        Limits {
+            memory: Some(self.memory_limit.map_or(DEFAULT_MEMORY_LIMIT, |m| m as u64)),
+            cpu: Some(self.cpu_limit.unwrap_or(self.timeout)),
+            file: Some(self.file_limit.map_or(DEFAULT_FILE_LIMIT, |f| f as u64)),
+        }
+    }
+}
+
 /// A memory limit: a size of at least 1M. Below it even the shell dies of `SIGSEGV` as it
 /// loads, which would read as a crash of every run; from 1M to about 2M it cannot load its
 /// libraries, which the check that the command starts reports.
@@ -145,17 +164,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let opts = tomek::problem::audit::Options {
             command,
-            jobs: args.jobs.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                |j| j as usize,
-            ),
+            jobs: args.jobs(),
             timeout: args.timeout,
             max_failures: args.max_failures as usize,
-            limits: Limits {
-                memory: Some(args.memory_limit.map_or(DEFAULT_MEMORY_LIMIT, |m| m as u64)),
-                cpu: Some(args.cpu_limit.unwrap_or(args.timeout)),
-                file: Some(args.file_limit.map_or(DEFAULT_FILE_LIMIT, |f| f as u64)),
-            },
+            limits: args.limits(),
             chunk: args.chunk.map(|n| n as usize),
         };
         return super::problem::audit_solver(&p, opts, profile, args.format);
@@ -182,17 +194,10 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
     let opts = Options {
         command,
         chunk: args.chunk.map(|n| n as usize),
-        jobs: args.jobs.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |j| j as usize,
-        ),
+        jobs: args.jobs(),
         timeout: args.timeout,
         max_failures: args.max_failures as usize,
-        limits: Limits {
-            memory: Some(args.memory_limit.map_or(DEFAULT_MEMORY_LIMIT, |m| m as u64)),
-            cpu: Some(args.cpu_limit.unwrap_or(args.timeout)),
-            file: Some(args.file_limit.map_or(DEFAULT_FILE_LIMIT, |f| f as u64)),
-        },
+        limits: args.limits(),
     };
     // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
     interrupt::poll();

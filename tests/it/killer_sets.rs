@@ -13,17 +13,7 @@ use tomek::tictactoe::board::Board;
 
 const THREE_BY_THREE: [&str; 5] = ["cf3c", "toe1", "toe2", "ccc-hk-2008-j4", "perfect-play"];
 
-/// The eight lines of a 3×3 board, written out: rows, columns, diagonals.
-const LINES: [[u32; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
+use crate::problems::LINES;
 
 /// A position's combination in words of this test's own: who has a line and of what kind,
 /// the stone difference clamped to −1..2, full or not, and the answer.
@@ -231,7 +221,7 @@ fn a_doubled_answer_is_named_with_its_case_and_grid() {
     assert!(count('X') - count('O') >= 2, "{grid}");
     let o_line = LINES
         .iter()
-        .any(|l| l.iter().all(|&s| grid.as_bytes()[s as usize] == b'O'));
+        .any(|l| l.iter().all(|&s| grid.as_bytes()[s] == b'O'));
     assert!(o_line, "{grid}");
     // No wrong answer is reported for the innocent cases after it.
     assert_eq!(r["wrong"], 0, "{r}");
@@ -297,7 +287,7 @@ fn a_contest_file_holds_the_rare_combinations() {
             && count('X') - count('O') >= 2
             && LINES
                 .iter()
-                .any(|l| l.iter().all(|&s| g.as_bytes()[s as usize] == b'O'))
+                .any(|l| l.iter().all(|&s| g.as_bytes()[s] == b'O'))
     });
     assert!(rare);
 }

@@ -16,7 +16,7 @@ use tomek::tictactoe::codejam::Strictness;
 type Grid = [u8; 9];
 
 /// The eight lines of the 3×3 board, written out.
-const LINES: [[usize; 3]; 8] = [
+pub(crate) const LINES: [[usize; 3]; 8] = [
     [0, 1, 2],
     [3, 4, 5],
     [6, 7, 8],
