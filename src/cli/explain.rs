@@ -25,7 +25,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if let Some(p) = args.problem.family()? {
+    if let Some(p) = args.problem.family_for_one()? {
         let Some(board) = &args.board else {
             anyhow::bail!(
                 "--problem {}: give the BOARD in the problem's symbols",

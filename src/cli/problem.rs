@@ -30,6 +30,16 @@ impl ProblemArg {
         let p = Problem::load(name)?;
         Ok((!p.is_tomek()).then_some(p))
     }
+
+    /// [`ProblemArg::family`] for work on one position: a description's rules are tried on
+    /// that position only (`tomek problem check FILE` tries them on every one).
+    pub fn family_for_one(&self) -> anyhow::Result<Option<Problem>> {
+        let Some(name) = &self.problem else {
+            return Ok(None);
+        };
+        let p = Problem::load_unchecked(name)?;
+        Ok((!p.is_tomek()).then_some(p))
+    }
 }
 
 #[derive(clap::Args, Debug)]

@@ -255,7 +255,11 @@ pub fn grid_index(g: &Geometry, b: Board) -> u64 {
 /// hash table of the same boards took over a gigabyte, and each look-up is an array read.
 #[derive(Default)]
 pub struct Values {
-    pages: Vec<Option<Box<[u8]>>>,
+    table: Paged,
+    /// What the searches for one question ([`Values::outcome`]) have proved, bits of
+    /// `WIN_KNOWN | WIN | HOLD_KNOWN | HOLD` a grid: whether the side to move forces a win,
+    /// and whether it forces at least a draw.
+    proofs: Proofs,
     /// Whether [`Values::solve`] also finds the distance to the end, which needs every move
     /// of a won position searched rather than the first winning one.
     pub want_distance: bool,
@@ -264,10 +268,81 @@ pub struct Values {
     pub want_forced_win: bool,
 }
 
+/// A byte a grid, in pages of `1 << PAGE_BITS` allocated on first write; unwritten bytes read
+/// as 0.
+#[derive(Default)]
+struct Paged(Vec<Option<Box<[u8]>>>);
+
+impl Paged {
+    #[inline]
+    fn get(&self, i: u64) -> u8 {
+        let (page, at) = (
+            (i >> PAGE_BITS) as usize,
+            (i & ((1 << PAGE_BITS) - 1)) as usize,
+        );
+        match self.0.get(page) {
+            Some(Some(p)) => p[at],
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: u64, code: u8) {
+        let (page, at) = (
+            (i >> PAGE_BITS) as usize,
+            (i & ((1 << PAGE_BITS) - 1)) as usize,
+        );
+        if self.0.len() <= page {
+            self.0.resize_with(page + 1, || None);
+        }
+        self.0[page].get_or_insert_with(|| vec![0u8; 1 << PAGE_BITS].into_boxed_slice())[at] = code;
+    }
+}
+
+/// The proofs of [`Values`]: dense pages when most positions will be asked about (a pass over
+/// the input space), a hash table when a few searches visit a scattered few (one position
+/// explained), where a page a visit would cost more than the search.
+enum Proofs {
+    Dense(Paged),
+    Sparse(hashbrown::HashMap<u64, u8>),
+}
+
+impl Default for Proofs {
+    fn default() -> Proofs {
+        Proofs::Dense(Paged::default())
+    }
+}
+
+impl Proofs {
+    #[inline]
+    fn get(&self, i: u64) -> u8 {
+        match self {
+            Proofs::Dense(p) => p.get(i),
+            Proofs::Sparse(m) => m.get(&i).copied().unwrap_or(0),
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: u64, code: u8) {
+        match self {
+            Proofs::Dense(p) => p.set(i, code),
+            Proofs::Sparse(m) => {
+                m.insert(i, code);
+            }
+        }
+    }
+}
+
 /// A byte of the table: 0 for unknown, else `KNOWN | outcome << 5 | distance`, the distance
 /// `NO_DISTANCE` when it was not asked for.
 const KNOWN: u8 = 0x80;
 const NO_DISTANCE: u8 = 31;
+
+/// Bits of [`Values`]' proofs.
+const WIN_KNOWN: u8 = 1;
+const WIN: u8 = 2;
+const HOLD_KNOWN: u8 = 4;
+const HOLD: u8 = 8;
 
 fn outcome_of(code: u8) -> Outcome {
     match code >> 5 & 3 {
@@ -283,56 +358,138 @@ impl Values {
         Values::default()
     }
 
+    /// An empty table for a few positions' values: what their searches prove is kept in a
+    /// hash table rather than in pages over the whole space of grids.
+    pub fn sparse() -> Values {
+        Values {
+            proofs: Proofs::Sparse(hashbrown::HashMap::new()),
+            ..Values::default()
+        }
+    }
+
     #[inline]
     fn get(&self, i: u64) -> u8 {
-        let (page, at) = (
-            (i >> PAGE_BITS) as usize,
-            (i & ((1 << PAGE_BITS) - 1)) as usize,
-        );
-        match self.pages.get(page) {
-            Some(Some(p)) => p[at],
-            _ => 0,
-        }
+        self.table.get(i)
     }
 
     #[inline]
     fn set(&mut self, i: u64, code: u8) {
-        let (page, at) = (
-            (i >> PAGE_BITS) as usize,
-            (i & ((1 << PAGE_BITS) - 1)) as usize,
-        );
-        if self.pages.len() <= page {
-            self.pages.resize_with(page + 1, || None);
-        }
-        self.pages[page].get_or_insert_with(|| vec![0u8; 1 << PAGE_BITS].into_boxed_slice())[at] =
-            code;
+        self.table.set(i, code)
     }
 
     /// The result of perfect play for `mover` on the open board `b`: a win when some move wins
     /// at once or leaves the opponent lost, a draw when the best it can reach is a draw.
+    ///
+    /// Two yes-or-no questions answer it, each searched only as far as its answer needs:
+    /// does `mover` force a win, and if not, does it force a draw. A draw is proved by one
+    /// holding reply to each move rather than by the exact value of every position below,
+    /// so one position of 4×4 is valued in milliseconds, where a memo of exact values visits
+    /// most of the ten million positions below the empty board.
     pub fn outcome(&mut self, g: &Geometry, b: Board, mover: Player) -> Outcome {
-        self.search(g, b, mover, false).0
+        let i = grid_index(g, b);
+        let code = self.get(i);
+        if code != 0 {
+            return outcome_of(code);
+        }
+        let v = if self.wins(g, b, mover) {
+            Outcome::Win
+        } else if self.holds(g, b, mover) {
+            Outcome::Draw
+        } else {
+            Outcome::Loss
+        };
+        self.set(i, KNOWN | (v as u8) << 5 | NO_DISTANCE);
+        v
+    }
+
+    /// The squares `mover` may usefully play on the open board `b`, where it has no move that
+    /// wins at once: every empty square, or only the one that blocks the opponent's single
+    /// immediate win, or none when the opponent has two (whatever `mover` plays, one is left:
+    /// two empty squares mean the move does not fill the board).
+    #[inline]
+    fn replies(g: &Geometry, b: Board, mover: Player) -> u16 {
+        let empty = g.full() & !b.filled();
+        let threats = empty & g.completing(b.counting_for(mover.other()));
+        match threats.count_ones() {
+            0 => empty,
+            1 => threats,
+            _ => 0,
+        }
+    }
+
+    /// Whether `mover` forces a win on the open board `b`.
+    fn wins(&mut self, g: &Geometry, b: Board, mover: Player) -> bool {
+        let i = grid_index(g, b);
+        let code = self.get(i);
+        if code != 0 {
+            return outcome_of(code) == Outcome::Win;
+        }
+        let proof = self.proofs.get(i);
+        if proof & WIN_KNOWN != 0 {
+            return proof & WIN != 0;
+        }
+        let empty = g.full() & !b.filled();
+        let mut won = empty & g.completing(b.counting_for(mover)) != 0;
+        if !won {
+            let mut left = Self::replies(g, b, mover);
+            while left != 0 && !won {
+                let square = left.trailing_zeros();
+                left &= left - 1;
+                let (child, status) = g.play(b, mover, square);
+                won = status == Status::Open && !self.holds(g, child, mover.other());
+            }
+        }
+        let proof = self.proofs.get(i);
+        self.proofs
+            .set(i, proof | WIN_KNOWN | if won { WIN } else { 0 });
+        won
+    }
+
+    /// Whether `mover` forces at least a draw on the open board `b`.
+    fn holds(&mut self, g: &Geometry, b: Board, mover: Player) -> bool {
+        let i = grid_index(g, b);
+        let code = self.get(i);
+        if code != 0 {
+            return outcome_of(code) != Outcome::Loss;
+        }
+        let proof = self.proofs.get(i);
+        if proof & HOLD_KNOWN != 0 {
+            return proof & HOLD != 0;
+        }
+        let empty = g.full() & !b.filled();
+        let mut held = empty & g.completing(b.counting_for(mover)) != 0;
+        if !held {
+            let mut left = Self::replies(g, b, mover);
+            while left != 0 && !held {
+                let square = left.trailing_zeros();
+                left &= left - 1;
+                let (child, status) = g.play(b, mover, square);
+                held = status != Status::Open || !self.wins(g, child, mover.other());
+            }
+        }
+        let proof = self.proofs.get(i);
+        self.proofs
+            .set(i, proof | HOLD_KNOWN | if held { HOLD } else { 0 });
+        held
     }
 
     /// [`Values::outcome`], and the plies to the end under perfect play when
     /// [`Values::want_distance`] is set.
     pub fn solve(&mut self, g: &Geometry, b: Board, mover: Player) -> (Outcome, Option<u8>) {
-        let want = self.want_distance;
-        self.search(g, b, mover, want)
+        if self.want_distance {
+            self.search(g, b, mover)
+        } else {
+            (self.outcome(g, b, mover), None)
+        }
     }
 
-    fn search(
-        &mut self,
-        g: &Geometry,
-        b: Board,
-        mover: Player,
-        distance: bool,
-    ) -> (Outcome, Option<u8>) {
+    /// The exact value of the open board `b` for `mover` and the plies to the end under
+    /// perfect play: every move of every position below is searched.
+    fn search(&mut self, g: &Geometry, b: Board, mover: Player) -> (Outcome, Option<u8>) {
         let i = grid_index(g, b);
         let code = self.get(i);
-        if code != 0 && (!distance || code & NO_DISTANCE != NO_DISTANCE) {
-            let d = code & NO_DISTANCE;
-            return (outcome_of(code), (d != NO_DISTANCE).then_some(d));
+        if code != 0 && code & NO_DISTANCE != NO_DISTANCE {
+            return (outcome_of(code), Some(code & NO_DISTANCE));
         }
         let empty = g.full() & !b.filled();
         // A move that wins at once is the fastest win there is.
@@ -348,7 +505,7 @@ impl Values {
             let (child, status) = g.play(b, mover, square);
             let (v, d) = match status {
                 Status::Open => {
-                    let (v, d) = self.search(g, child, mover.other(), distance);
+                    let (v, d) = self.search(g, child, mover.other());
                     (v.flip(), d.map_or(0, |d| d + 1))
                 }
                 _ => (Outcome::Draw, 1),
@@ -359,21 +516,14 @@ impl Values {
                 Outcome::Loss => lose_in = lose_in.max(d),
                 Outcome::Draw => {}
             }
-            if best == Outcome::Win && !distance {
-                break;
-            }
         }
-        let d = if !distance {
-            NO_DISTANCE
-        } else {
-            match best {
-                Outcome::Win => win_in,
-                Outcome::Loss => lose_in,
-                Outcome::Draw => empty.count_ones() as u8,
-            }
+        let d = match best {
+            Outcome::Win => win_in,
+            Outcome::Loss => lose_in,
+            Outcome::Draw => empty.count_ones() as u8,
         };
         self.set(i, KNOWN | (best as u8) << 5 | d);
-        (best, (d != NO_DISTANCE).then_some(d))
+        (best, Some(d))
     }
 
     /// Fills the table for every open position of `boards` (reachable positions, in any
@@ -455,9 +605,7 @@ impl Values {
                 return Some(square);
             }
             let (child, status) = g.play(b, mover, square);
-            if status == Status::Open
-                && self.search(g, child, mover.other(), false).0 == Outcome::Loss
-            {
+            if status == Status::Open && !self.holds(g, child, mover.other()) {
                 return Some(square);
             }
         }

@@ -247,11 +247,14 @@ pub fn explain(p: &Problem, board: &str) -> Result<Explanation, String> {
     let b = layout::read(&any, "BOARD", text.as_bytes(), Strictness::Lenient)
         .map_err(|e| e.message)?
         .boards[0];
-    let mut values = p.values();
+    let mut values = super::facts::Values::sparse();
     let f = p.facts(b, &mut values);
     let in_space = p.in_space_with(b, &mut values);
+    if in_space && p.verdict_of(&f).is_none() {
+        return Err(p.uncovered(b, &f).to_string());
+    }
     let answer = p.answer_of(&f).filter(|_| in_space);
-    let mut catalogue = Catalogue::new(p);
+    let mut catalogue = Catalogue::at(p, b);
     let wrong = match &answer {
         Some(a) => (0..catalogue.mutants.len())
             .filter_map(|i| {

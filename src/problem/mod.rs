@@ -224,6 +224,17 @@ impl Problem {
     /// A built-in problem by name, or a description file by path. A built-in's rules were
     /// checked against its whole input space by the tests; a file's are checked here.
     pub fn load(name_or_path: &str) -> Result<Problem, LoadError> {
+        let p = Problem::load_unchecked(name_or_path)?;
+        if !builtins().iter().any(|b| b.same_judgement(&p)) {
+            p.check_rules()?;
+        }
+        Ok(p)
+    }
+
+    /// [`Problem::load`] without the check of the rules over the whole input space: for
+    /// work on one position, whose own rule is found when it is judged. The fields are
+    /// checked as always.
+    pub fn load_unchecked(name_or_path: &str) -> Result<Problem, LoadError> {
         if let Some(p) = Problem::builtin(name_or_path) {
             return Ok(p);
         }
@@ -231,7 +242,7 @@ impl Problem {
             path: name_or_path.to_string(),
             source,
         })?;
-        Ok(Problem::from_text(name_or_path, &text)?)
+        Ok(description::parse(name_or_path, &text)?)
     }
 
     /// A built-in problem.
@@ -530,14 +541,7 @@ impl Problem {
             ));
         }
         if let Some((b, f)) = uncovered {
-            return Err(loc.error(
-                self.verdict_spans.last().copied().unwrap_or(0),
-                format!(
-                    "no rule matches the position {} ({}); add a rule for it",
-                    self.grid_text(b),
-                    rules::describe_facts(&f)
-                ),
-            ));
+            return Err(self.uncovered(b, &f));
         }
         if let Some(i) = used.iter().position(|u| !u) {
             return Err(loc.error(
@@ -551,6 +555,18 @@ impl Problem {
             ));
         }
         Ok(())
+    }
+
+    /// The error for a position of the input space that no rule matches, at the last rule.
+    pub fn uncovered(&self, b: Board, f: &Facts) -> DescriptionError {
+        Locator::new(&self.origin, &self.text).error(
+            self.verdict_spans.last().copied().unwrap_or(0),
+            format!(
+                "no rule matches the position {} ({}); add a rule for it",
+                self.grid_text(b),
+                rules::describe_facts(f)
+            ),
+        )
     }
 
     /// A board as the problem writes it on one line, rows separated by `/`.

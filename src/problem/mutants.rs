@@ -291,6 +291,8 @@ pub struct Catalogue<'p> {
     /// The combinations of the facts the rules read that some position has, in input-space
     /// order: what [`Mutant::Repeated`] and [`Mutant::Omitted`] index.
     pub combinations: Vec<Facts>,
+    /// Each combination's part of its mutants' names, from its facts.
+    slugs: Vec<String>,
     /// The shapes of pairs of lines that share a square: the classes of the two lines and
     /// the squares they share, up to the board's symmetries (the smallest image of the shared
     /// squares stands for them). What [`Mutant::PairRejected`] indexes.
@@ -301,6 +303,9 @@ pub struct Catalogue<'p> {
     /// The board without each line (when perfect play is read), by line index then class.
     geometries: HashMap<u64, (Geometry, Values)>,
     values: Values,
+    /// Whether the catalogue answers one position ([`Catalogue::at`]): its tables of perfect
+    /// play are then sparse.
+    sparse: bool,
     answers: Vec<String>,
 }
 
@@ -393,6 +398,22 @@ impl<'p> Catalogue<'p> {
     /// The catalogue of `problem`: every mutant its description gives, and the combinations
     /// of facts its rules read (one pass over the input space).
     pub fn new(problem: &'p Problem) -> Catalogue<'p> {
+        let mut cat = Catalogue::new_empty(problem);
+        let mut seen = hashbrown::HashSet::new();
+        let mut values = problem.values_for_all();
+        for b in problem.positions() {
+            let f = problem.facts_fast(b, &mut values);
+            let c = combination(problem, &f);
+            if seen.insert(c) {
+                cat.combinations.push(c);
+            }
+        }
+        cat.values = values;
+        cat.finish()
+    }
+
+    /// The catalogue's shapes and classes, without combinations or mutants yet.
+    fn new_empty(problem: &'p Problem) -> Catalogue<'p> {
         let g = &problem.geometry;
         let classes: Vec<Class> = g.lines.iter().map(|&l| Class::of(g, l)).collect();
         let mut shapes: Vec<(Class, Class, u16)> = Vec::new();
@@ -415,29 +436,85 @@ impl<'p> Catalogue<'p> {
                 }
             }
         }
-        let mut cat = Catalogue {
+        Catalogue {
             problem,
             mutants: Vec::new(),
             combinations: Vec::new(),
+            slugs: Vec::new(),
             shapes,
             pairs,
             classes,
             geometries: HashMap::new(),
-            values: Values::new(),
+            values: problem.values(),
+            sparse: false,
             answers: problem.answers().iter().map(|s| s.to_string()).collect(),
-        };
-        let mut seen = hashbrown::HashSet::new();
-        let mut values = problem.values_for_all();
-        for b in problem.positions() {
-            let f = problem.facts_fast(b, &mut values);
-            let c = combination(problem, &f);
-            if seen.insert(c) {
-                cat.combinations.push(c);
+        }
+    }
+
+    /// The catalogue as it bears on the one position `b`: every mutant, those that print an
+    /// answer twice or not at all only for `b`'s combination of facts. Nothing is computed
+    /// over the input space, so that one position is explained in the time of its own
+    /// searches. Mutant names are those of [`Catalogue::new`].
+    pub fn at(problem: &'p Problem, b: Board) -> Catalogue<'p> {
+        let mut cat = Catalogue::new_empty(problem);
+        cat.sparse = true;
+        cat.values = Values::sparse();
+        cat.values.want_distance = problem.needs_distance();
+        cat.values.want_forced_win = problem.needs_forced_win();
+        let f = problem.facts(b, &mut cat.values);
+        cat.combinations.push(combination(problem, &f));
+        cat.finish()
+    }
+
+    /// The names of the combinations, then the mutants.
+    fn finish(mut self) -> Catalogue<'p> {
+        let mut taken = hashbrown::HashSet::new();
+        self.slugs = (0..self.combinations.len())
+            .map(|k| {
+                let base = self.slug(k);
+                let mut name = base.clone();
+                let mut n = 1;
+                while !taken.insert(name.clone()) {
+                    n += 1;
+                    name = format!("{base}-{n}");
+                }
+                name
+            })
+            .collect();
+        self.mutants = self.derive();
+        self
+    }
+
+    /// Combination `k` as part of a file name: the facts the rules read with their values,
+    /// a true fact by its name and a false one as `not-` it: `reachable-line-first-not-full`.
+    fn slug(&self, k: usize) -> String {
+        let words: Vec<String> = self
+            .describe_combination(k)
+            .split(", ")
+            .filter(|part| !part.is_empty())
+            .map(|part| {
+                let (name, value) = part.split_once(" = ").unwrap_or((part, ""));
+                match value {
+                    "true" => name.to_string(),
+                    "false" => format!("not-{name}"),
+                    v => format!("{name}-{}", v.trim_matches('"')),
+                }
+            })
+            .collect();
+        let mut out = String::new();
+        for ch in words.join("-").chars() {
+            if ch.is_ascii_alphanumeric() {
+                out.push(ch.to_ascii_lowercase());
+            } else if !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
             }
         }
-        cat.values = values;
-        cat.mutants = cat.derive();
-        cat
+        let out = out.trim_end_matches('-');
+        if out.is_empty() {
+            "always".into()
+        } else {
+            out.into()
+        }
     }
 
     /// Every mutant the description gives, in catalogue order.
@@ -543,8 +620,8 @@ impl<'p> Catalogue<'p> {
             Mutant::SecondSymbolMisread => "second-symbol-misread".into(),
             Mutant::AnswerCase => "answer-case".into(),
             Mutant::AnswerSpacing => "answer-spacing".into(),
-            Mutant::Repeated(k) => format!("repeated-{}", k + 1),
-            Mutant::Omitted(k) => format!("omitted-{}", k + 1),
+            Mutant::Repeated(k) => format!("repeated-{}", self.slugs[k as usize]),
+            Mutant::Omitted(k) => format!("omitted-{}", self.slugs[k as usize]),
         }
     }
 
@@ -630,7 +707,7 @@ impl<'p> Catalogue<'p> {
         let c = &self.combinations[k];
         let full = super::rules::describe_facts(c);
         // Only the facts some rule reads.
-        let keep: Vec<&str> = full
+        let mut keep: Vec<&str> = full
             .split(", ")
             .filter(|part| {
                 let name = part.split(" = ").next().unwrap_or("");
@@ -643,13 +720,26 @@ impl<'p> Catalogue<'p> {
                         "next" => w.next.is_some(),
                         "over" => w.over.is_some(),
                         "ply" => w.ply.is_some(),
-                        "value" => w.value.is_some(),
+                        "value" => w.value.is_some() || w.forced_win.is_some(),
                         "winner" => w.winner.is_some(),
+                        "wins_now" => w.wins_now.is_some(),
+                        "forced_win" => w.forced_win.is_some(),
+                        "distance" => w.distance.is_some(),
                         _ => false,
                     }
                 })
             })
             .collect();
+        // The facts described only when they hold.
+        let reads = |f: fn(&super::rules::Conditions) -> bool| {
+            self.problem.verdicts.iter().any(|r| f(&r.when))
+        };
+        if reads(|w| w.wins_now.is_some()) && !c.wins_now {
+            keep.push("wins_now = false");
+        }
+        if reads(|w| w.forced_win.is_some()) && !full.contains("forced_win") {
+            keep.push("forced_win = none");
+        }
         if keep.is_empty() {
             "any position".into()
         } else {
@@ -844,6 +934,7 @@ impl<'p> Catalogue<'p> {
         if lines & all == all {
             return play(g, &mut self.values);
         }
+        let sparse = self.sparse;
         let (sub, values) = self.geometries.entry(lines & all).or_insert_with(|| {
             let kept: Vec<u16> = g
                 .lines
@@ -854,7 +945,11 @@ impl<'p> Catalogue<'p> {
                 .collect();
             (
                 Geometry::with_lines(g.rows, g.cols, g.line, g.joker, kept),
-                Values::new(),
+                if sparse {
+                    Values::sparse()
+                } else {
+                    Values::new()
+                },
             )
         });
         play(sub, values)

@@ -115,23 +115,33 @@ impl Geometry {
         for s in cells as usize..16 {
             through_start[s + 1] = through.len() as u8;
         }
-        let mut wins = vec![false; 1 << 16];
-        let mut core = vec![u16::MAX; 1 << 16];
-        for m in 0..=u16::MAX {
-            for &l in &lines {
-                if m & l == l {
-                    wins[m as usize] = true;
-                    core[m as usize] &= l;
+        // Each line marks only the masks it concerns: the supersets of the line (which hold
+        // it), and for each of its squares the supersets of the rest that lack that square
+        // (which it completes). `sub = (sub - free) & free` steps through the subsets of
+        // `free` in increasing order, so a line costs 2^(16 - length) steps, not 2^16.
+        fn for_each_superset(base: u16, free: u16, mut f: impl FnMut(usize)) {
+            let mut sub = 0u16;
+            loop {
+                f((base | sub) as usize);
+                if sub == free {
+                    break;
                 }
+                sub = sub.wrapping_sub(free) & free;
             }
         }
+        let mut wins = vec![false; 1 << 16];
+        let mut core = vec![u16::MAX; 1 << 16];
         let mut completing = vec![0u16; 1 << 16];
-        for m in 0..=u16::MAX {
-            for &l in &lines {
-                let missing = l & !m;
-                if missing.count_ones() == 1 {
-                    completing[m as usize] |= missing;
-                }
+        for &l in &lines {
+            for_each_superset(l, !l, |m| {
+                wins[m] = true;
+                core[m] &= l;
+            });
+            let mut squares = l;
+            while squares != 0 {
+                let s = squares & squares.wrapping_neg();
+                squares &= squares - 1;
+                for_each_superset(l & !s, !l, |m| completing[m] |= s);
             }
         }
         Geometry {

@@ -388,3 +388,65 @@ fn perfect_play_filled_for_the_space_is_the_search_of_each_position() {
         .collect();
     assert_eq!(counts, want);
 }
+
+/// One position valued alone, as `explain` does (a fresh sparse table, the two yes-or-no
+/// searches), agrees with plain minimax, on a spread of open positions of every ply.
+#[test]
+fn one_position_searched_alone_agrees_with_minimax() {
+    use tomek::problem::facts::Values;
+    use tomek::outcome::Player;
+    use tomek::tictactoe::explain::Outcome;
+    for (k, name) in [(3, "cf754b"), (4, "uva10111")] {
+        let mut r = Reference::new(k);
+        let g = Problem::builtin(name).unwrap().geometry;
+        let open: Vec<Grid> = r.grids().into_iter().filter(|g| !r.over(g)).collect();
+        let mut tried = 0;
+        for grid in open.iter().step_by(997).chain(std::iter::once(&[0u8; 16])) {
+            let mover = if r.mover(grid) == 1 {
+                Player::X
+            } else {
+                Player::O
+            };
+            let want = match r.minimax(grid) {
+                1 => Outcome::Loss,
+                2 => Outcome::Draw,
+                _ => Outcome::Win,
+            };
+            let got = Values::sparse().outcome(&g, board_of(grid), mover);
+            assert_eq!(got, want, "{name}: {grid:?}");
+            tried += 1;
+        }
+        assert!(tried > 1000, "{name}: {tried} positions");
+    }
+}
+
+/// `explain` of a description file tries its rules on the one position: a position no rule
+/// matches is an error at the rules, exit 2, as `problem check` would say for the file.
+#[test]
+fn explain_names_a_position_no_rule_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("p.toml");
+    let text = std::fs::read_to_string(project("src/problem/builtin/uva10111.toml")).unwrap();
+    // Without its last rule, positions with no forced win have no answer.
+    let cut = text.rfind("[[verdict]]").unwrap();
+    std::fs::write(&f, &text[..cut]).unwrap();
+    let a = tomek()
+        .args(["explain", "--problem"])
+        .arg(&f)
+        .arg("xo../.xo./..../....")
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        err.contains("p.toml:") && err.contains("no rule matches the position"),
+        "{err}"
+    );
+    // A position some rule matches is explained.
+    let out = stdout_of(&[
+        "explain",
+        "--problem",
+        f.to_str().unwrap(),
+        "o.../.ox./.xxx/xooo",
+    ]);
+    assert!(out.contains("answer: (0,1)"), "{out}");
+}
