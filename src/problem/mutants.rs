@@ -306,6 +306,10 @@ pub struct Catalogue<'p> {
     /// Whether the catalogue answers one position ([`Catalogue::at`]): its tables of perfect
     /// play are then sparse.
     sparse: bool,
+    /// The lines (bits over the geometry's lines) each mask of squares holds.
+    lines_of: Vec<u64>,
+    /// The right facts of the last board asked about: most mutants start from them.
+    right: Option<(Board, Facts)>,
     answers: Vec<String>,
 }
 
@@ -447,6 +451,8 @@ impl<'p> Catalogue<'p> {
             geometries: HashMap::new(),
             values: problem.values(),
             sparse: false,
+            lines_of: lines_of(g),
+            right: None,
             answers: problem.answers().iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -748,14 +754,9 @@ impl<'p> Catalogue<'p> {
     }
 
     /// The lines (bits over the geometry's lines) inside `mask` that `r` looks at.
+    #[inline]
     fn lines_in(&self, r: &Reading, mask: u16) -> u64 {
-        let mut found = 0u64;
-        for (i, &l) in self.problem.geometry.lines.iter().enumerate().take(64) {
-            if r.lines >> i & 1 == 1 && mask & l == l {
-                found |= 1 << i;
-            }
-        }
-        found
+        self.lines_of[mask as usize] & r.lines
     }
 
     /// The facts of `b` as a solver reading it by `r` computes them; `values_key` names the
@@ -812,10 +813,16 @@ impl<'p> Catalogue<'p> {
             } else {
                 b.of(mover)
             };
-            g.lines.iter().enumerate().take(64).any(|(i, &l)| {
-                let missing = l & !mine;
-                r.lines >> i & 1 == 1 && missing.count_ones() == 1 && missing & empty != 0
-            })
+            // Some empty square adds a line it looks at.
+            let before = self.lines_in(r, mine);
+            let mut left = empty;
+            let mut found = false;
+            while left != 0 && !found {
+                let s = left & left.wrapping_neg();
+                left &= left - 1;
+                found = self.lines_in(r, mine | s) & !before != 0;
+            }
+            found
         };
         let (mut value, mut winner, mut forced_win, mut distance) = (None, None, None, None);
         if p.needs_values() && reachable {
@@ -957,7 +964,14 @@ impl<'p> Catalogue<'p> {
 
     /// The right facts of `b`.
     pub fn facts(&mut self, b: Board) -> Facts {
-        self.facts_by(&Reading::RIGHT, b)
+        if let Some((last, f)) = self.right
+            && last == b
+        {
+            return f;
+        }
+        let f = self.facts_by(&Reading::RIGHT, b);
+        self.right = Some((b, f));
+        f
     }
 
     /// The lines (bits over the geometry's lines) of one class.
@@ -974,6 +988,34 @@ impl<'p> Catalogue<'p> {
     /// What mutant `m` answers on `b`: `None` where it prints nothing, or where no rule
     /// matches what it computes (it prints something no right solution prints).
     pub fn answer(&mut self, m: Mutant, b: Board) -> Option<String> {
+        let (v, f) = self.verdict_by(m, b)?;
+        let p = self.problem;
+        let a = &p.verdicts[v].render(&f, p.geometry.cols);
+        Some(match m {
+            Mutant::AnswerCase => {
+                if a.chars().any(|c| c.is_ascii_uppercase()) {
+                    a.to_ascii_lowercase()
+                } else {
+                    a.to_ascii_uppercase()
+                }
+            }
+            Mutant::AnswerSpacing => a.replace(' ', ""),
+            Mutant::Repeated(k) | Mutant::Omitted(k) => {
+                if combination(p, &f) != self.combinations[k as usize] {
+                    a.clone()
+                } else if matches!(m, Mutant::Omitted(_)) {
+                    return None;
+                } else {
+                    format!("{a}\n{a}")
+                }
+            }
+            _ => a.clone(),
+        })
+    }
+
+    /// The rule mutant `m` applies on `b` (by index), with the facts it computed: `None`
+    /// where no rule matches them.
+    fn verdict_by(&mut self, m: Mutant, b: Board) -> Option<(usize, Facts)> {
         let right = Reading::RIGHT;
         let reading = |f: &dyn Fn(&mut Reading)| {
             let mut r = right;
@@ -1030,36 +1072,37 @@ impl<'p> Catalogue<'p> {
             }
             _ => p.verdict_of(&f)?,
         };
-        let a = &p.verdicts[v].render(&f, p.geometry.cols);
-        Some(match m {
-            Mutant::AnswerCase => {
-                if a.chars().any(|c| c.is_ascii_uppercase()) {
-                    a.to_ascii_lowercase()
-                } else {
-                    a.to_ascii_uppercase()
-                }
-            }
-            Mutant::AnswerSpacing => a.replace(' ', ""),
-            Mutant::Repeated(k) | Mutant::Omitted(k) => {
-                if combination(p, &f) != self.combinations[k as usize] {
-                    a.clone()
-                } else if matches!(m, Mutant::Omitted(_)) {
-                    return None;
-                } else {
-                    format!("{a}\n{a}")
-                }
-            }
-            _ => a.clone(),
-        })
+        Some((v, f))
     }
 
     /// The mutants that fail on `b`, whose right answer is `right`, as bits over
     /// [`Catalogue::mutants`].
     pub fn kills(&mut self, b: Board, right: &str) -> Bits {
         let mut bits = Bits::new(self.mutants.len());
+        let here = combination(self.problem, &self.facts(b));
         for i in 0..self.mutants.len() {
             let m = self.mutants[i];
-            if self.answer(m, b).as_deref() != Some(right) {
+            let failed = match m {
+                // Right everywhere but on their combination, where they print two answers or
+                // none: no answer need be made to know.
+                Mutant::Repeated(k) | Mutant::Omitted(k) => self.combinations[k as usize] == here,
+                Mutant::AnswerCase | Mutant::AnswerSpacing => {
+                    self.answer(m, b).as_deref() != Some(right)
+                }
+                // The rule's answer compared as it stands, unless it is a template to fill.
+                _ => match self.verdict_by(m, b) {
+                    None => true,
+                    Some((v, f)) => {
+                        let rule = &self.problem.verdicts[v];
+                        if rule.is_template() {
+                            rule.render(&f, self.problem.geometry.cols) != right
+                        } else {
+                            rule.answer != right
+                        }
+                    }
+                },
+            };
+            if failed {
                 bits.set(i);
             }
         }
@@ -1149,6 +1192,25 @@ pub struct KillerSet {
     pub killable: Bits,
     /// The feasible combinations of facts ([`Cell`]); the set shows each.
     pub cells: Vec<Cell>,
+}
+
+/// The lines (bits over the first 64 of `g`'s lines) each mask of squares holds: every
+/// superset of a line gets its bit, found by stepping through the subsets of the squares
+/// off the line (`sub = (sub - free) & free`).
+fn lines_of(g: &Geometry) -> Vec<u64> {
+    let mut t = vec![0u64; 1 << 16];
+    for (i, &l) in g.lines.iter().enumerate().take(64) {
+        let free = !l;
+        let mut sub = 0u16;
+        loop {
+            t[(l | sub) as usize] |= 1 << i;
+            if sub == free {
+                break;
+            }
+            sub = sub.wrapping_sub(free) & free;
+        }
+    }
+    t
 }
 
 /// The killer set: a smallest set of positions of the input space on which every mutant that

@@ -50,7 +50,7 @@ pub const PLACEHOLDERS: [&str; 2] = ["{row}", "{col}"];
 impl Rule {
     /// Whether the answer is a template over the forced win's square.
     pub fn is_template(&self) -> bool {
-        PLACEHOLDERS.iter().any(|p| self.answer.contains(p))
+        self.answer.contains('{') && PLACEHOLDERS.iter().any(|p| self.answer.contains(p))
     }
 
     /// The answer for the square `square` of a board `cols` wide: the template filled in.

@@ -393,8 +393,8 @@ fn perfect_play_filled_for_the_space_is_the_search_of_each_position() {
 /// searches), agrees with plain minimax, on a spread of open positions of every ply.
 #[test]
 fn one_position_searched_alone_agrees_with_minimax() {
-    use tomek::problem::facts::Values;
     use tomek::outcome::Player;
+    use tomek::problem::facts::Values;
     use tomek::tictactoe::explain::Outcome;
     for (k, name) in [(3, "cf754b"), (4, "uva10111")] {
         let mut r = Reference::new(k);
