@@ -562,6 +562,21 @@ section_family() {
             target_verdict "stats --problem $name / C" "$ratio" 0.5
         fi
     done
+    # `explain` of one position (its own searches, the catalogue's mutants answering it):
+    # under a second, for the empty board (the deepest search), a position of the opening and
+    # one of the middle game, on each 4×4 description and the two 4×4 built-ins.
+    local boards=("................" "x.o./.x../..o./...." "xox./oxo./x.../o.x.")
+    local problems=("$dir/perfect-play-4x4-4.toml" "$dir/perfect-play-4x4-3.toml"
+        "$dir/toe1-4x4-3.toml" uva10111 cf754b)
+    for prob in "${problems[@]}"; do
+        for b in "${boards[@]}"; do
+            t_s="$(best_time "$TOMEK" explain --problem "$prob" "$b")"
+            line="$(printf '%-44s %9s s  target < 1 s  %s' "explain ${prob##*/} $b" "$t_s" \
+                "$(awk -v t="$t_s" 'BEGIN { print (t + 0 < 1 ? "pass" : "FAIL") }')")"
+            SUMMARY+=("$line")
+            echo "   $line"
+        done
+    done
     local plain_s via_s
     plain_s="$(best_time "$TOMEK" stats -q)"
     via_s="$(RUNS=1 best_time "$TOMEK" problem check "$dir/tomek-tie.toml")"
