@@ -429,16 +429,12 @@ struct MutantRow {
 /// `tomek stats --problem`: the input space by answer and by ply, and the catalogue's reach.
 pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
     let answers: Vec<String> = p.answers().iter().map(|s| s.to_string()).collect();
-    let mut values = p.values_for_all();
     let mut catalogue = Catalogue::new(p);
     let mut per_answer = vec![0u64; answers.len()];
     let mut by_ply: Vec<PlyRow> = Vec::new();
     let mut failed = vec![0u64; catalogue.mutants.len()];
-    let positions = p.positions();
-    for &b in &positions {
-        let a = &p
-            .answer_of(&p.facts_fast(b, &mut values))
-            .expect("the rules cover the input space");
+    // One pass: the counts of this table and the killer set's signatures.
+    let killer = mutants::killer_set_with(p, &mut catalogue, |b, _, a, kills| {
         let k = answers.iter().position(|x| x == a).expect("an answer");
         per_answer[k] += 1;
         let ply = b.ply();
@@ -452,14 +448,13 @@ pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
         }
         by_ply[ply as usize].positions += 1;
         by_ply[ply as usize].answers[k] += 1;
-        for i in catalogue.kills(b, a).iter() {
+        for i in kills.iter() {
             failed[i] += 1;
         }
-    }
-    let killer = mutants::killer_set(p);
+    });
     let stats = Stats {
         problem: p.name.clone(),
-        positions: positions.len() as u64,
+        positions: killer.positions,
         answers: answers
             .iter()
             .zip(&per_answer)

@@ -1218,21 +1218,32 @@ fn lines_of(g: &Geometry) -> Vec<u64> {
 /// does). An exact set cover over the positions' signatures: the mutants each catches and its
 /// cell.
 pub fn killer_set(problem: &Problem) -> KillerSet {
-    let mut catalogue = Catalogue::new(problem);
+    killer_set_with(problem, &mut Catalogue::new(problem), |_, _, _, _| {})
+}
+
+/// [`killer_set`] with `catalogue`, calling `each` on every position of the input space in
+/// order with its facts, its right answer and the mutants that fail on it: what a survey of
+/// the catalogue counts, in the same pass.
+pub fn killer_set_with(
+    problem: &Problem,
+    catalogue: &mut Catalogue,
+    mut each: impl FnMut(Board, &Facts, &str, &Bits),
+) -> KillerSet {
     let n = catalogue.mutants.len();
-    let mut values = problem.values_for_all();
-    let positions = problem.positions();
+    let mut positions = 0u64;
     let mut cells: Vec<Cell> = Vec::new();
     let mut first: Vec<(Bits, Cell, Board)> = Vec::new();
     let mut seen = hashbrown::HashSet::new();
-    for &b in &positions {
-        let f = problem.facts_fast(b, &mut values);
+    for b in problem.positions() {
+        positions += 1;
+        let f = problem.facts_fast(b, &mut catalogue.values);
         let v = problem
             .verdict_of(&f)
             .expect("the rules cover the input space");
         let a = problem.verdicts[v].render(&f, problem.geometry.cols);
         let cell = catalogue.cell(b, &f, &a);
         let kills = catalogue.kills(b, &a);
+        each(b, &f, &a, &kills);
         if seen.insert((kills.clone(), cell)) {
             if !cells.contains(&cell) {
                 cells.push(cell);
@@ -1267,7 +1278,7 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
     boards.sort_by_key(|&b| (b.ply(), b));
     KillerSet {
         boards,
-        positions: positions.len() as u64,
+        positions,
         mutants: n,
         killable,
         cells,
