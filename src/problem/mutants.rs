@@ -310,7 +310,17 @@ pub struct Catalogue<'p> {
     lines_of: Vec<u64>,
     /// The right facts of the last board asked about: most mutants start from them.
     right: Option<(Board, Facts)>,
+    /// What of perfect play the rules read, asked of the problem once.
+    needs: Needs,
     answers: Vec<String>,
+}
+
+/// What of perfect play a problem's rules (or filter) read.
+#[derive(Clone, Copy)]
+struct Needs {
+    values: bool,
+    distance: bool,
+    forced_win: bool,
 }
 
 /// Swaps the players of a board: the board as a solver that has them the wrong way round
@@ -453,6 +463,11 @@ impl<'p> Catalogue<'p> {
             sparse: false,
             lines_of: lines_of(g),
             right: None,
+            needs: Needs {
+                values: problem.needs_values(),
+                distance: problem.needs_distance(),
+                forced_win: problem.needs_forced_win(),
+            },
             answers: problem.answers().iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -825,9 +840,9 @@ impl<'p> Catalogue<'p> {
             found
         };
         let (mut value, mut winner, mut forced_win, mut distance) = (None, None, None, None);
-        if p.needs_values() && reachable {
+        if self.needs.values && reachable {
             if over {
-                distance = p.needs_distance().then_some(0);
+                distance = self.needs.distance.then_some(0);
                 winner = Some(match line {
                     Line::First => Winner::First,
                     Line::Second => Winner::Second,
@@ -921,11 +936,11 @@ impl<'p> Catalogue<'p> {
         b: Board,
         mover: Player,
     ) -> (Outcome, Option<u8>, Option<u32>) {
-        let want = self.problem.needs_distance();
+        let (want, want_forced) = (self.needs.distance, self.needs.forced_win);
         let play = |g: &Geometry, values: &mut Values| {
             values.want_distance = want;
             let (v, d) = values.solve(g, b, mover);
-            let forced = if v == Outcome::Win {
+            let forced = if v == Outcome::Win && want_forced {
                 values.forced_win(g, b, mover).map(|s| s as u8)
             } else {
                 None
