@@ -107,6 +107,7 @@ pub fn smallest_cover(sets: &[Bits], exclusive: &Bits) -> Vec<usize> {
     let mut order: Vec<usize> = (0..members.len()).collect();
     order.sort_by_key(|&k| (holders[k].len(), members[k]));
     let search = Search {
+        steps: std::cell::Cell::new(0),
         masks: &masks,
         excl: &excl,
         members: &members,
@@ -118,11 +119,23 @@ pub fn smallest_cover(sets: &[Bits], exclusive: &Bits) -> Vec<usize> {
         .zip(&excl)
         .map(|(t, x)| (t & x).count_ones() as usize)
         .sum();
+    // The greedy cover bounds the search from above, and stands when the search runs out of
+    // steps: a count of steps, not of seconds, so the same sets give the same cover on every
+    // machine.
+    let greedy = greedy_cover(&masks, &target);
     let mut chosen = Vec::new();
-    for size in lower..=masks.len() {
+    let mut found = false;
+    for size in lower..=greedy.len() {
         if search.cover(&target, size, &mut chosen) {
+            found = true;
             break;
         }
+        if search.steps.get() > STEPS {
+            break;
+        }
+    }
+    if !found {
+        chosen = greedy;
     }
     let mut out: Vec<usize> = chosen.iter().map(|&k| candidates[k]).collect();
     out.sort_unstable();
@@ -159,8 +172,55 @@ pub fn undominated(sets: &[Bits]) -> Vec<usize> {
         .collect()
 }
 
+/// The steps [`smallest_cover`]'s search may take (each a look at every candidate set) before
+/// it settles for the greedy cover: the sets of every built-in are proved smallest in far
+/// fewer, and a space of millions of positions with hundreds of kinds of them is not left
+/// searching for hours.
+const STEPS: u64 = 2_000_000;
+
+/// A cover made by taking, again and again, the set that covers the most of what is left
+/// (the first of equals), then dropping, last taken first, each set the others make
+/// unneeded.
+fn greedy_cover(masks: &[Vec<u64>], target: &[u64]) -> Vec<usize> {
+    let gain = |m: &[u64], left: &[u64]| -> u32 {
+        m.iter().zip(left).map(|(a, b)| (a & b).count_ones()).sum()
+    };
+    let mut left = target.to_vec();
+    let mut chosen: Vec<usize> = Vec::new();
+    while left.iter().any(|&w| w != 0) {
+        let (k, _) = masks
+            .iter()
+            .enumerate()
+            .map(|(k, m)| (k, gain(m, &left)))
+            .max_by_key(|&(k, g)| (g, std::cmp::Reverse(k)))
+            .expect("a set covers what is left");
+        for (l, m) in left.iter_mut().zip(&masks[k]) {
+            *l &= !m;
+        }
+        chosen.push(k);
+    }
+    let mut i = chosen.len();
+    while i > 0 {
+        i -= 1;
+        let mut rest = vec![0u64; target.len()];
+        for (j, &k) in chosen.iter().enumerate() {
+            if j != i {
+                for (r, m) in rest.iter_mut().zip(&masks[k]) {
+                    *r |= m;
+                }
+            }
+        }
+        if rest == target {
+            chosen.remove(i);
+        }
+    }
+    chosen
+}
+
 /// The state shared by the steps of [`smallest_cover`]'s search.
 struct Search<'a> {
+    /// Steps taken so far, over every size tried.
+    steps: std::cell::Cell<u64>,
     masks: &'a [Vec<u64>],
     excl: &'a [u64],
     members: &'a [usize],
@@ -176,9 +236,10 @@ impl Search<'_> {
         if count == 0 {
             return true;
         }
-        if room == 0 {
+        if room == 0 || self.steps.get() > STEPS {
             return false;
         }
+        self.steps.set(self.steps.get() + 1);
         let cells: usize = left
             .iter()
             .zip(self.excl)
