@@ -285,3 +285,85 @@ impl Search<'_> {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bits(members: &[usize]) -> Bits {
+        let mut b = Bits::new(64);
+        for &m in members {
+            b.set(m);
+        }
+        b
+    }
+
+    /// Every subset of `sets`, smallest first: the smallest cover by brute force.
+    fn brute(sets: &[Bits]) -> usize {
+        let union = sets.iter().fold(0u64, |u, s| u | s.0[0]);
+        (0u32..1 << sets.len())
+            .filter(|&pick| {
+                let got = (0..sets.len())
+                    .filter(|&i| pick >> i & 1 == 1)
+                    .fold(0u64, |u, i| u | sets[i].0[0]);
+                got == union
+            })
+            .map(|pick| pick.count_ones() as usize)
+            .min()
+            .unwrap()
+    }
+
+    #[test]
+    fn greed_takes_the_big_set_and_then_drops_it() {
+        // The big first set is taken first, then the three that hold 6, 7 and 8 cover it: it
+        // is spare, and dropping it leaves the smallest cover.
+        let sets = [
+            bits(&[0, 1, 2, 3, 4, 5]),
+            bits(&[0, 1, 2, 6]),
+            bits(&[3, 4, 5, 7]),
+            bits(&[2, 3, 8]),
+        ];
+        let norm: Vec<Vec<u64>> = sets.iter().map(|s| s.0.clone()).collect();
+        let target = vec![norm.iter().fold(0u64, |u, s| u | s[0])];
+        let greedy = greedy_cover(&norm, &target);
+        let best = smallest_cover(&sets, &Bits::new(64));
+        assert_eq!(best.len(), brute(&sets));
+        assert_eq!(greedy, vec![1, 2, 3]);
+        assert_eq!(best, vec![1, 2, 3]);
+        for cover in [&greedy, &best] {
+            let got = cover.iter().fold(0u64, |u, &i| u | sets[i].0[0]);
+            assert_eq!(got, target[0]);
+        }
+    }
+
+    #[test]
+    fn the_greedy_cover_has_no_set_to_spare() {
+        // Pseudo-random families of 12 sets over 20 members, each checked against brute force.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..200 {
+            let sets: Vec<Bits> = (0..12)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let mut b = Bits::new(64);
+                    b.0[0] = x & 0xFFFFF;
+                    b
+                })
+                .collect();
+            let norm: Vec<Vec<u64>> = sets.iter().map(|s| s.0.clone()).collect();
+            let target = vec![norm.iter().fold(0u64, |u, s| u | s[0])];
+            let greedy = greedy_cover(&norm, &target);
+            for i in 0..greedy.len() {
+                let rest = greedy
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .fold(0u64, |u, (_, &k)| u | norm[k][0]);
+                assert_ne!(rest, target[0], "set {} is spare", greedy[i]);
+            }
+            let best = smallest_cover(&sets, &Bits::new(64));
+            assert_eq!(best.len(), brute(&sets));
+        }
+    }
+}
