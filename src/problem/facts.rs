@@ -419,58 +419,60 @@ impl Values {
 
     /// Whether `mover` forces a win on the open board `b`.
     fn wins(&mut self, g: &Geometry, b: Board, mover: Player) -> bool {
-        let i = grid_index(g, b);
-        let code = self.get(i);
-        if code != 0 {
-            return outcome_of(code) == Outcome::Win;
-        }
-        let proof = self.proofs.get(i);
-        if proof & WIN_KNOWN != 0 {
-            return proof & WIN != 0;
-        }
-        let empty = g.full() & !b.filled();
-        let mut won = empty & g.completing(b.counting_for(mover)) != 0;
-        if !won {
-            let mut left = Self::replies(g, b, mover);
-            while left != 0 && !won {
-                let square = left.trailing_zeros();
-                left &= left - 1;
-                let (child, status) = g.play(b, mover, square);
-                won = status == Status::Open && !self.holds(g, child, mover.other());
-            }
-        }
-        let proof = self.proofs.get(i);
-        self.proofs
-            .set(i, proof | WIN_KNOWN | if won { WIN } else { 0 });
-        won
+        self.proves(g, b, mover, true)
     }
 
     /// Whether `mover` forces at least a draw on the open board `b`.
     fn holds(&mut self, g: &Geometry, b: Board, mover: Player) -> bool {
+        self.proves(g, b, mover, false)
+    }
+
+    /// Whether `mover` forces a win (`win`) or at least a draw (not `win`) on the open board
+    /// `b`. Either holds when a move completes a line. Else a win needs a reply after which
+    /// the opponent cannot hold a draw, and a draw a reply that fills the board or after
+    /// which the opponent cannot force a win.
+    fn proves(&mut self, g: &Geometry, b: Board, mover: Player, win: bool) -> bool {
         let i = grid_index(g, b);
         let code = self.get(i);
         if code != 0 {
-            return outcome_of(code) != Outcome::Loss;
+            let v = outcome_of(code);
+            return if win {
+                v == Outcome::Win
+            } else {
+                v != Outcome::Loss
+            };
         }
+        let (known, yes) = if win {
+            (WIN_KNOWN, WIN)
+        } else {
+            (HOLD_KNOWN, HOLD)
+        };
         let proof = self.proofs.get(i);
-        if proof & HOLD_KNOWN != 0 {
-            return proof & HOLD != 0;
+        if proof & known != 0 {
+            return proof & yes != 0;
         }
         let empty = g.full() & !b.filled();
-        let mut held = empty & g.completing(b.counting_for(mover)) != 0;
-        if !held {
-            let mut left = Self::replies(g, b, mover);
-            while left != 0 && !held {
-                let square = left.trailing_zeros();
-                left &= left - 1;
-                let (child, status) = g.play(b, mover, square);
-                held = status != Status::Open || !self.wins(g, child, mover.other());
-            }
+        let mut proved = empty & g.completing(b.counting_for(mover)) != 0;
+        let mut left = if proved {
+            0
+        } else {
+            Self::replies(g, b, mover)
+        };
+        while left != 0 && !proved {
+            let square = left.trailing_zeros();
+            left &= left - 1;
+            let (child, status) = g.play(b, mover, square);
+            proved = if status != Status::Open {
+                // Not a win (none completes a line here): the board is full, a draw.
+                !win
+            } else {
+                !self.proves(g, child, mover.other(), !win)
+            };
         }
         let proof = self.proofs.get(i);
         self.proofs
-            .set(i, proof | HOLD_KNOWN | if held { HOLD } else { 0 });
-        held
+            .set(i, proof | known | if proved { yes } else { 0 });
+        proved
     }
 
     /// [`Values::outcome`], and the plies to the end under perfect play when
