@@ -1210,20 +1210,11 @@ pub struct KillerSet {
 }
 
 /// The lines (bits over the first 64 of `g`'s lines) each mask of squares holds: every
-/// superset of a line gets its bit, found by stepping through the subsets of the squares
-/// off the line (`sub = (sub - free) & free`).
+/// superset of a line gets its bit.
 fn lines_of(g: &Geometry) -> Vec<u64> {
     let mut t = vec![0u64; 1 << 16];
     for (i, &l) in g.lines.iter().enumerate().take(64) {
-        let free = !l;
-        let mut sub = 0u16;
-        loop {
-            t[(l | sub) as usize] |= 1 << i;
-            if sub == free {
-                break;
-            }
-            sub = sub.wrapping_sub(free) & free;
-        }
+        crate::tictactoe::rules::for_each_superset(l, !l, |m| t[m] |= 1 << i);
     }
     t
 }

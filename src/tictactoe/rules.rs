@@ -117,18 +117,7 @@ impl Geometry {
         }
         // Each line marks only the masks it concerns: the supersets of the line (which hold
         // it), and for each of its squares the supersets of the rest that lack that square
-        // (which it completes). `sub = (sub - free) & free` steps through the subsets of
-        // `free` in increasing order, so a line costs 2^(16 - length) steps, not 2^16.
-        fn for_each_superset(base: u16, free: u16, mut f: impl FnMut(usize)) {
-            let mut sub = 0u16;
-            loop {
-                f((base | sub) as usize);
-                if sub == free {
-                    break;
-                }
-                sub = sub.wrapping_sub(free) & free;
-            }
-        }
+        // (which it completes): a line costs 2^(16 - length) steps, not 2^16.
         let mut wins = vec![false; 1 << 16];
         let mut core = vec![u16::MAX; 1 << 16];
         let mut completing = vec![0u16; 1 << 16];
@@ -250,6 +239,20 @@ impl Geometry {
             Status::Open
         };
         (next, status)
+    }
+}
+
+/// Calls `f` on `base | sub` for every subset `sub` of `free` (as an index into a table over
+/// masks). `sub = (sub - free) & free` steps through the subsets of `free` in increasing
+/// order.
+pub fn for_each_superset(base: u16, free: u16, mut f: impl FnMut(usize)) {
+    let mut sub = 0u16;
+    loop {
+        f((base | sub) as usize);
+        if sub == free {
+            break;
+        }
+        sub = sub.wrapping_sub(free) & free;
     }
 }
 
