@@ -24,20 +24,23 @@ pub struct ProblemArg {
 impl ProblemArg {
     /// The problem asked for, unless it is Code Jam's (served by the command's own path).
     pub fn family(&self) -> anyhow::Result<Option<Problem>> {
-        let Some(name) = &self.problem else {
-            return Ok(None);
-        };
-        let p = Problem::load(name)?;
-        Ok((!p.is_tomek()).then_some(p))
+        self.family_by(Problem::load)
     }
 
     /// [`ProblemArg::family`] for work on one position: a description's rules are tried on
     /// that position only (`tomek problem check FILE` tries them on every one).
     pub fn family_for_one(&self) -> anyhow::Result<Option<Problem>> {
+        self.family_by(Problem::load_unchecked)
+    }
+
+    fn family_by(
+        &self,
+        load: fn(&str) -> Result<Problem, tomek::problem::LoadError>,
+    ) -> anyhow::Result<Option<Problem>> {
         let Some(name) = &self.problem else {
             return Ok(None);
         };
-        let p = Problem::load_unchecked(name)?;
+        let p = load(name)?;
         Ok((!p.is_tomek()).then_some(p))
     }
 }

@@ -224,11 +224,7 @@ impl Problem {
     /// A built-in problem by name, or a description file by path. A built-in's rules were
     /// checked against its whole input space by the tests; a file's are checked here.
     pub fn load(name_or_path: &str) -> Result<Problem, LoadError> {
-        let p = Problem::load_unchecked(name_or_path)?;
-        if !builtins().iter().any(|b| b.same_judgement(&p)) {
-            p.check_rules()?;
-        }
-        Ok(p)
+        Ok(Problem::load_unchecked(name_or_path)?.checked()?)
     }
 
     /// [`Problem::load`] without the check of the rules over the whole input space: for
@@ -259,11 +255,16 @@ impl Problem {
     /// must match some position, and some rule every position. A description that decides
     /// every answer as a built-in does is not searched again.
     pub fn from_text(file: &str, text: &str) -> Result<Problem, DescriptionError> {
-        let p = description::parse(file, text)?;
-        if !builtins().iter().any(|b| b.same_judgement(&p)) {
-            p.check_rules()?;
+        description::parse(file, text)?.checked()
+    }
+
+    /// The problem, once its rules are checked against its whole input space, unless it
+    /// decides every answer as a built-in does (whose rules the tests checked).
+    fn checked(self) -> Result<Problem, DescriptionError> {
+        if !builtins().iter().any(|b| b.same_judgement(&self)) {
+            self.check_rules()?;
         }
-        Ok(p)
+        Ok(self)
     }
 
     /// Whether two descriptions give the same answers to the same files: the same board,
