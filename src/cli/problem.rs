@@ -150,9 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 std::fs::read_to_string(&file).with_context(|| format!("cannot read {file}"))?;
             // A file is checked in full even when it equals a built-in.
             let p = tomek::problem::description::parse(&file, &text)?;
-            p.check_rules()?;
-            let mut positions = 0u64;
-            p.for_each_position(|_| positions += 1);
+            let positions = p.check_rules()?;
             outln!(
                 "{file}: {} ({}): {} verdicts over {} positions",
                 p.name,
@@ -400,6 +398,14 @@ struct Stats {
     positions: u64,
     answers: Vec<AnswerCount>,
     by_ply: Vec<PlyRow>,
+    /// The catalogue's reach, when asked for (`--mutants`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    catalogue: Option<CatalogueReach>,
+}
+
+/// What the catalogue of wrong solutions does over the input space.
+#[derive(Serialize)]
+struct CatalogueReach {
     killer_set: usize,
     /// Mutants in the catalogue, and those some position catches.
     mutants_total: usize,
@@ -429,18 +435,15 @@ struct MutantRow {
     positions_failed: u64,
 }
 
-/// `tomek stats --problem`: the input space by answer and by ply, and the catalogue's reach.
-pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
+/// `tomek stats --problem`: the input space by answer and by ply, from one pass over it; with
+/// `mutants`, also the catalogue's reach (every wrong solution on every position) and the
+/// killer set.
+pub fn stats(p: &Problem, format: Format, mutants: bool) -> anyhow::Result<ExitCode> {
     let answers: Vec<String> = p.answers().iter().map(|s| s.to_string()).collect();
-    let mut catalogue = Catalogue::new(p);
     let mut per_answer = vec![0u64; answers.len()];
     let mut by_ply: Vec<PlyRow> = Vec::new();
-    let mut failed = vec![0u64; catalogue.mutants.len()];
-    // One pass: the counts of this table and the killer set's signatures.
-    let killer = mutants::killer_set_with(p, &mut catalogue, |b, _, a, kills| {
-        let k = answers.iter().position(|x| x == a).expect("an answer");
-        per_answer[k] += 1;
-        let ply = b.ply();
+    let mut add = |ply: u32, k: usize, n: u64| {
+        per_answer[k] += n;
         while by_ply.len() <= ply as usize {
             let ply = by_ply.len() as u32;
             by_ply.push(PlyRow {
@@ -449,15 +452,50 @@ pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
                 answers: vec![0; answers.len()],
             });
         }
-        by_ply[ply as usize].positions += 1;
-        by_ply[ply as usize].answers[k] += 1;
-        for i in kills.iter() {
-            failed[i] += 1;
+        by_ply[ply as usize].positions += n;
+        by_ply[ply as usize].answers[k] += n;
+    };
+    let (positions, catalogue) = if mutants {
+        let mut catalogue = Catalogue::new(p);
+        let mut failed = vec![0u64; catalogue.mutants.len()];
+        let killer = mutants::killer_set_with(p, &mut catalogue, |b, _, a, kills| {
+            add(
+                b.ply(),
+                answers.iter().position(|x| x == a).expect("an answer"),
+                1,
+            );
+            for i in kills.iter() {
+                failed[i] += 1;
+            }
+        });
+        let reach = CatalogueReach {
+            killer_set: killer.boards.len(),
+            mutants_total: killer.mutants,
+            mutants_killable: killer.killable.len(),
+            coverage_cells: killer.cells.len(),
+            mutants: catalogue
+                .mutants
+                .iter()
+                .zip(failed)
+                .map(|(&m, n)| MutantRow {
+                    mutant: catalogue.id(m),
+                    bug: catalogue.description(m),
+                    positions_failed: n,
+                })
+                .collect(),
+        };
+        (killer.positions, Some(reach))
+    } else {
+        let census = p.census();
+        for (f, n) in &census.classes {
+            let k = p.answer_index(f).expect("the rules cover the input space");
+            add(f.ply, k, *n);
         }
-    });
+        (census.positions(), None)
+    };
     let stats = Stats {
         problem: p.name.clone(),
-        positions: killer.positions,
+        positions,
         answers: answers
             .iter()
             .zip(&per_answer)
@@ -467,20 +505,7 @@ pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
             })
             .collect(),
         by_ply,
-        killer_set: killer.boards.len(),
-        mutants_total: killer.mutants,
-        mutants_killable: killer.killable.len(),
-        coverage_cells: killer.cells.len(),
-        mutants: catalogue
-            .mutants
-            .iter()
-            .zip(failed)
-            .map(|(&m, n)| MutantRow {
-                mutant: catalogue.id(m),
-                bug: catalogue.description(m),
-                positions_failed: n,
-            })
-            .collect(),
+        catalogue,
     };
     match format {
         Format::Json => outln!("{}", serde_json::to_string_pretty(&stats)?),
@@ -514,9 +539,12 @@ pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
             total.extend(per_answer.iter().map(|&n| grouped(n as u128)));
             t.push(total);
             out!("{}", t.render());
+            let Some(c) = &stats.catalogue else {
+                return Ok(ExitCode::SUCCESS);
+            };
             outln!();
             let mut t = Table::new(["wrong solution", "bug", "positions it fails"]);
-            for m in &stats.mutants {
+            for m in &c.mutants {
                 t.push([
                     m.mutant.clone(),
                     m.bug.clone(),
@@ -527,15 +555,15 @@ pub fn stats(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
             outln!();
             outln!(
                 "catalogue: {} wrong solutions, {} of them wrong somewhere in the input space",
-                stats.mutants_total,
-                stats.mutants_killable
+                c.mutants_total,
+                c.mutants_killable
             );
             outln!(
                 "killer set: {} positions catch every wrong solution that fails anywhere and \
                  show all {} feasible combinations of line, stone difference, full board and \
                  answer (`tomek generate --problem {} --profile killer`)",
-                stats.killer_set,
-                stats.coverage_cells,
+                c.killer_set,
+                c.coverage_cells,
                 p.name
             );
         }
@@ -573,7 +601,7 @@ pub fn explain(p: &Problem, board: &str, format: Format) -> anyhow::Result<ExitC
 /// `tomek audit --problem` without a solver: each wrong solution of the catalogue against the
 /// right answers over the whole input space, and the killer set that catches them.
 pub fn audit(p: &Problem, format: Format) -> anyhow::Result<ExitCode> {
-    stats(p, format)
+    stats(p, format, true)
 }
 
 /// `tomek audit --problem --solver`: runs a solver program on positions of the input space

@@ -356,6 +356,7 @@ pub fn parse(file: &str, text: &str) -> Result<Problem, DescriptionError> {
         verdict_spans: spans,
         answer_list,
         reach: Default::default(),
+        census: Default::default(),
     })
 }
 

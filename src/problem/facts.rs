@@ -123,6 +123,27 @@ pub fn facts_given(
     reachable: bool,
     values: Option<&mut Values>,
 ) -> Facts {
+    let mut f = plain_facts(g, b, checks, reachable);
+    if let (Some(values), true) = (values, reachable) {
+        if f.over {
+            f.set_result(values.want_distance);
+        } else {
+            let mover = f.mover();
+            let (v, d) = values.solve(g, b, mover);
+            let forced_win = if v == Outcome::Win && values.want_forced_win {
+                values.forced_win(g, b, mover).map(|s| s as u8)
+            } else {
+                None
+            };
+            f.set_value(v, d.filter(|_| values.want_distance), forced_win);
+        }
+    }
+    f
+}
+
+/// The facts of `b` that need no search: every fact but perfect play, which is left unset.
+#[inline]
+pub fn plain_facts(g: &Geometry, b: Board, checks: Checks, reachable: bool) -> Facts {
     let (first, second) = (
         g.wins(b, Player::X),
         g.has_line(checks.counting_for(b, Player::O)),
@@ -151,29 +172,6 @@ pub fn facts_given(
     let wins_now = !over
         && next != Next::Neither
         && g.completing(checks.counting_for(b, mover)) & !b.filled() & g.full() != 0;
-    let (mut value, mut winner, mut forced_win, mut distance) = (None, None, None, None);
-    if let (Some(values), true) = (values, reachable) {
-        if over {
-            winner = Some(match line {
-                Line::First => Winner::First,
-                Line::Second => Winner::Second,
-                _ => Winner::Nobody,
-            });
-            distance = values.want_distance.then_some(0);
-        } else {
-            let (v, d) = values.solve(g, b, mover);
-            value = Some(v);
-            distance = d.filter(|_| values.want_distance).map(u32::from);
-            if v == Outcome::Win && values.want_forced_win {
-                forced_win = values.forced_win(g, b, mover).map(|s| s as u8);
-            }
-            winner = Some(match (v, mover) {
-                (Outcome::Draw, _) => Winner::Nobody,
-                (Outcome::Win, Player::X) | (Outcome::Loss, Player::O) => Winner::First,
-                _ => Winner::Second,
-            });
-        }
-    }
     Facts {
         reachable,
         line,
@@ -182,10 +180,86 @@ pub fn facts_given(
         over,
         ply: x + o,
         wins_now,
-        value,
-        winner,
-        forced_win,
-        distance,
+        value: None,
+        winner: None,
+        forced_win: None,
+        distance: None,
+    }
+}
+
+impl Facts {
+    /// The facts as one number, each in its own bits, the ply highest: a cheap key for counting
+    /// positions by their facts, and sorting by it sorts by ply first. [`Facts::unpack`] reads
+    /// it back.
+    pub fn pack(&self) -> u64 {
+        let opt = |v: Option<u64>| v.map_or(0, |v| v + 1);
+        u64::from(self.reachable)
+            | (self.line as u64) << 1
+            | u64::from(self.full) << 3
+            | (self.next as u64) << 4
+            | u64::from(self.over) << 6
+            | u64::from(self.wins_now) << 7
+            | opt(self.value.map(|v| v as u64)) << 8
+            | opt(self.winner.map(|w| w as u64)) << 12
+            | opt(self.forced_win.map(u64::from)) << 16
+            | opt(self.distance.map(u64::from)) << 24
+            | u64::from(self.ply) << 32
+    }
+
+    /// The facts [`Facts::pack`] made `k` of.
+    pub fn unpack(k: u64) -> Facts {
+        let field = |at: u32, bits: u32| (k >> at & ((1 << bits) - 1)) as usize;
+        let opt = |at: u32, bits: u32| field(at, bits).checked_sub(1);
+        const OUTCOMES: [Outcome; 3] = [Outcome::Loss, Outcome::Draw, Outcome::Win];
+        Facts {
+            reachable: field(0, 1) == 1,
+            line: Line::WORDS[field(1, 2)].1,
+            full: field(3, 1) == 1,
+            next: Next::WORDS[field(4, 2)].1,
+            over: field(6, 1) == 1,
+            wins_now: field(7, 1) == 1,
+            value: opt(8, 4).map(|v| OUTCOMES[v]),
+            winner: opt(12, 4).map(|w| Winner::WORDS[w].1),
+            forced_win: opt(16, 8).map(|s| s as u8),
+            distance: opt(24, 8).map(|d| d as u32),
+            ply: field(32, 8) as u32,
+        }
+    }
+
+    /// The side to move by the counts (the first player when they fit no game).
+    #[inline]
+    pub fn mover(&self) -> Player {
+        if self.next == Next::Second {
+            Player::O
+        } else {
+            Player::X
+        }
+    }
+
+    /// Sets perfect play on a reachable position that is over: who won, and a distance of 0
+    /// when `distance` is asked for.
+    #[inline]
+    pub fn set_result(&mut self, distance: bool) {
+        self.winner = Some(match self.line {
+            Line::First => Winner::First,
+            Line::Second => Winner::Second,
+            _ => Winner::Nobody,
+        });
+        self.distance = distance.then_some(0);
+    }
+
+    /// Sets perfect play on a reachable open position: its value for the side to move, the
+    /// plies to the end and the first forced win when known.
+    #[inline]
+    pub fn set_value(&mut self, v: Outcome, distance: Option<u8>, forced_win: Option<u8>) {
+        self.value = Some(v);
+        self.distance = distance.map(u32::from);
+        self.forced_win = forced_win;
+        self.winner = Some(match (v, self.mover()) {
+            (Outcome::Draw, _) => Winner::Nobody,
+            (Outcome::Win, Player::X) | (Outcome::Loss, Player::O) => Winner::First,
+            _ => Winner::Second,
+        });
     }
 }
 
@@ -343,6 +417,89 @@ const WIN_KNOWN: u8 = 1;
 const WIN: u8 = 2;
 const HOLD_KNOWN: u8 = 4;
 const HOLD: u8 = 8;
+
+/// A value's byte read back: the outcome for the side to move, and the plies to the end when
+/// the byte holds them.
+#[inline]
+pub(crate) fn decode(code: u8) -> (Outcome, Option<u8>) {
+    let d = code & NO_DISTANCE;
+    (outcome_of(code), (d != NO_DISTANCE).then_some(d))
+}
+
+/// The byte of perfect play for `mover` on the open board `b`, from the bytes of its open
+/// children (`child(square)`: the byte of the board after `mover` plays there): a win at once
+/// is a win in 1; else the best child for `mover`, the fastest win or the slowest loss, a draw
+/// filling the board. Without `distance` the scan stops at the first winning move and the byte
+/// holds no distance.
+#[inline]
+pub(crate) fn value_code(
+    g: &Geometry,
+    b: Board,
+    mover: Player,
+    distance: bool,
+    child: impl Fn(u32) -> u8,
+) -> u8 {
+    let empty = g.full() & !b.filled();
+    if empty & g.completing(b.counting_for(mover)) != 0 {
+        return KNOWN | (Outcome::Win as u8) << 5 | 1;
+    }
+    // No move completes a line, so every move leaves an open board, but the one that fills
+    // it: a draw.
+    if empty & (empty - 1) == 0 {
+        return KNOWN | (Outcome::Draw as u8) << 5 | 1;
+    }
+    let (mut best, mut win_in, mut lose_in) = (Outcome::Loss, u8::MAX, 0u8);
+    let mut left = empty;
+    while left != 0 {
+        let square = left.trailing_zeros();
+        left &= left - 1;
+        let code = child(square);
+        let (v, d) = (outcome_of(code).flip(), (code & NO_DISTANCE) + 1);
+        best = best.max(v);
+        match v {
+            Outcome::Win if !distance => break,
+            Outcome::Win => win_in = win_in.min(d),
+            Outcome::Loss => lose_in = lose_in.max(d),
+            Outcome::Draw => {}
+        }
+    }
+    let d = match best {
+        _ if !distance => NO_DISTANCE,
+        Outcome::Win => win_in,
+        Outcome::Loss => lose_in,
+        Outcome::Draw => empty.count_ones() as u8,
+    };
+    KNOWN | (best as u8) << 5 | d
+}
+
+/// The first square in reading order where `mover` starts a forced win on the open board `b`
+/// (a move that wins at once, or leaves the opponent lost), from the bytes of its open
+/// children (`child(square)` as for [`value_code`]).
+#[inline]
+pub(crate) fn forced_win_code(
+    g: &Geometry,
+    b: Board,
+    mover: Player,
+    child: impl Fn(u32) -> u8,
+) -> Option<u8> {
+    let empty = g.full() & !b.filled();
+    let at_once = empty & g.completing(b.counting_for(mover));
+    if at_once != 0 {
+        return Some(at_once.trailing_zeros() as u8);
+    }
+    if empty & (empty - 1) == 0 {
+        return None;
+    }
+    let mut left = empty;
+    while left != 0 {
+        let square = left.trailing_zeros();
+        left &= left - 1;
+        if outcome_of(child(square)) == Outcome::Loss {
+            return Some(square as u8);
+        }
+    }
+    None
+}
 
 fn outcome_of(code: u8) -> Outcome {
     match code >> 5 & 3 {
@@ -561,37 +718,11 @@ impl Values {
     /// already in the table).
     fn value_from_children(&self, g: &Geometry, b: Board) -> u8 {
         let mover = b.to_move();
-        let empty = g.full() & !b.filled();
-        if empty & g.completing(b.counting_for(mover)) != 0 {
-            return KNOWN | (Outcome::Win as u8) << 5 | 1;
-        }
-        let (mut best, mut win_in, mut lose_in) = (Outcome::Loss, u8::MAX, 0u8);
-        let mut left = empty;
-        while left != 0 {
-            let square = left.trailing_zeros();
-            left &= left - 1;
-            let (child, status) = g.play(b, mover, square);
-            let (v, d) = match status {
-                Status::Open => {
-                    let code = self.get(grid_index(g, child));
-                    debug_assert!(code != 0, "a child valued before its parent");
-                    (outcome_of(code).flip(), (code & NO_DISTANCE) + 1)
-                }
-                _ => (Outcome::Draw, 1),
-            };
-            best = best.max(v);
-            match v {
-                Outcome::Win => win_in = win_in.min(d),
-                Outcome::Loss => lose_in = lose_in.max(d),
-                Outcome::Draw => {}
-            }
-        }
-        let d = match best {
-            Outcome::Win => win_in,
-            Outcome::Loss => lose_in,
-            Outcome::Draw => empty.count_ones() as u8,
-        };
-        KNOWN | (best as u8) << 5 | d
+        value_code(g, b, mover, true, |square| {
+            let code = self.get(grid_index(g, b.with(mover, square)));
+            debug_assert!(code != 0, "a child valued before its parent");
+            code
+        })
     }
 
     /// The first square in reading order where `mover` starts a forced win on the open board

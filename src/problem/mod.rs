@@ -25,6 +25,7 @@ pub mod facts;
 pub mod judge;
 pub mod layout;
 pub mod mutants;
+pub mod pass;
 pub mod reachable;
 pub mod rules;
 pub mod sample;
@@ -154,6 +155,8 @@ pub struct Problem {
     answer_list: Vec<String>,
     /// The positions play reaches, found once when first needed and shared by the clones.
     reach: Arc<OnceLock<Reachable>>,
+    /// The input space by facts, found once when first needed and shared by the clones.
+    census: Arc<OnceLock<pass::Census>>,
 }
 
 /// The distinct answers of `verdicts`, in the order of their first rule, each template
@@ -358,6 +361,11 @@ impl Problem {
             .get_or_init(|| Reachable::explore(&self.geometry))
     }
 
+    /// The input space by facts ([`pass::census`]), found on first use.
+    pub fn census(&self) -> &pass::Census {
+        self.census.get_or_init(|| pass::census(self))
+    }
+
     /// The index of the verdict a position with these facts gets, if any rule matches.
     pub fn verdict_of(&self, f: &Facts) -> Option<usize> {
         self.verdicts.iter().position(|r| r.when.hold(f))
@@ -375,6 +383,17 @@ impl Problem {
     pub fn answer_of(&self, f: &Facts) -> Option<String> {
         self.verdict_of(f)
             .map(|v| self.verdicts[v].render(f, self.geometry.cols))
+    }
+
+    /// The index in [`Problem::answers`] of the answer printed for a position with these
+    /// facts, if some rule matches: no text is made.
+    pub fn answer_index(&self, f: &Facts) -> Option<usize> {
+        let r = &self.verdicts[self.verdict_of(f)?];
+        let find = |a: &str| self.answer_list.iter().position(|x| x == a);
+        match (r.is_template(), f.forced_win) {
+            (true, Some(s)) => find(&r.answer_at(s as u32, self.geometry.cols)),
+            _ => find(&r.answer),
+        }
     }
 
     /// The answer of a position of the input space.
@@ -480,68 +499,32 @@ impl Problem {
     pub fn for_each_grid(&self, mut f: impl FnMut(Board)) {
         let g = &self.geometry;
         for t in g.setups() {
-            let free: Vec<u16> = (0..g.cells())
-                .filter(|&s| t >> s & 1 == 0)
-                .map(|s| 1u16 << s)
-                .collect();
-            let mut digits = vec![0u8; free.len()];
-            let mut b = Board::empty(t);
-            'grids: loop {
-                f(b);
-                let mut k = 0;
-                loop {
-                    let Some(&bit) = free.get(k) else {
-                        break 'grids;
-                    };
-                    match digits[k] {
-                        0 => {
-                            digits[k] = 1;
-                            b.x |= bit;
-                            break;
-                        }
-                        1 => {
-                            digits[k] = 2;
-                            b.x &= !bit;
-                            b.o |= bit;
-                            break;
-                        }
-                        _ => {
-                            digits[k] = 0;
-                            b.o &= !bit;
-                            k += 1;
-                        }
-                    }
-                }
-            }
+            pass::count_up(Board::empty(t), &pass::free_squares(g.full(), t), &mut f);
         }
     }
 
     /// Checks that every rule matches some position of the input space and that every
-    /// position matches some rule, by the facts of every position.
-    pub fn check_rules(&self) -> Result<(), DescriptionError> {
+    /// position matches some rule, by the facts of every position; returns how many
+    /// positions the input space has.
+    pub fn check_rules(&self) -> Result<u64, DescriptionError> {
         let loc = Locator::new(&self.origin, &self.text);
-        let mut values = self.values_for_all();
+        let census = self.census();
         let mut used = vec![false; self.verdicts.len()];
-        let mut uncovered = None;
-        let mut any = false;
-        self.for_each_position(|b| {
-            any = true;
-            // Trying the rules is a few comparisons: cheaper than remembering the facts seen.
-            let f = self.facts_fast(b, &mut values);
-            match self.verdict_of(&f) {
+        let mut uncovered = false;
+        for (f, _) in &census.classes {
+            match self.verdict_of(f) {
                 Some(i) => used[i] = true,
-                None => {
-                    uncovered.get_or_insert((b, f));
-                }
+                None => uncovered = true,
             }
-        });
-        if !any {
+        }
+        if census.classes.is_empty() {
             return Err(loc.error(
                 self.filter_span.unwrap_or(0),
                 "no position is left in the input space: the filter leaves none",
             ));
         }
-        if let Some((b, f)) = uncovered {
+        if uncovered {
+            let (b, f) = self.first_uncovered();
             return Err(self.uncovered(b, &f));
         }
         if let Some(i) = used.iter().position(|u| !u) {
@@ -555,7 +538,30 @@ impl Problem {
                 ),
             ));
         }
-        Ok(())
+        Ok(census.positions())
+    }
+
+    /// The first position of the input space, in the order of [`Problem::positions`], that
+    /// no rule matches, with its facts: for the error about it.
+    fn first_uncovered(&self) -> (Board, Facts) {
+        let g = &*self.geometry;
+        pass::fold(
+            self,
+            || None,
+            |first: &mut Option<(u64, Board, Facts)>, b, f| {
+                if self.verdict_of(f).is_none() {
+                    let key = facts::grid_index(g, b);
+                    if first.is_none_or(|(k, _, _)| key < k) {
+                        *first = Some((key, b, *f));
+                    }
+                }
+            },
+        )
+        .into_iter()
+        .flatten()
+        .min_by_key(|u| u.0)
+        .map(|(_, b, f)| (b, f))
+        .expect("some position no rule matches")
     }
 
     /// The error for a position of the input space that no rule matches, at the last rule.

@@ -174,6 +174,40 @@ impl DenseMemo {
         }
     }
 
+    /// The table of a ply whose boards are `open` (in chunks) and `over`, each once, with
+    /// `counts` of each status: the boards filed by all threads at once, each setting its
+    /// bits with an atomic or, since the walk that found them met each once.
+    pub fn filled(
+        squares: u32,
+        ply: u32,
+        counts: ByStatus<u64>,
+        open: &[Vec<Board>],
+        over: &[(Board, Status)],
+    ) -> DenseMemo {
+        use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+        let index = PlyIndex::new(squares, ply);
+        let n = index.len();
+        let seen: Vec<AtomicU64> = (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        let status: Vec<AtomicU8> = (0..n.div_ceil(4)).map(|_| AtomicU8::new(0)).collect();
+        let file = |b: Board, s: Status| {
+            let slot = index.slot(b);
+            let before = seen[slot / 64].fetch_or(1 << (slot % 64), Relaxed);
+            debug_assert_eq!(before >> (slot % 64) & 1, 0, "{b:?} met twice");
+            status[slot / 4].fetch_or((s.index() as u8) << (2 * (slot % 4)), Relaxed);
+        };
+        open.par_iter()
+            .flat_map(|chunk| chunk.par_chunks(1 << 14))
+            .for_each(|boards| boards.iter().for_each(|&b| file(b, Status::Open)));
+        over.par_chunks(1 << 14)
+            .for_each(|boards| boards.iter().for_each(|&(b, s)| file(b, s)));
+        DenseMemo {
+            index,
+            seen: seen.into_iter().map(AtomicU64::into_inner).collect(),
+            status: status.into_iter().map(AtomicU8::into_inner).collect(),
+            counts,
+        }
+    }
+
     /// The status in `slot`, or `None` if play never reaches that board.
     #[inline]
     pub fn at(&self, slot: usize) -> Option<Status> {
@@ -275,17 +309,7 @@ impl SetupSpace {
             &SetupGame { geometry, t },
             u32::MAX,
             |ply, c, open, over| {
-                let mut memo = DenseMemo::new(squares, ply);
-                if ply == 0 {
-                    memo.insert(Board::empty(t), Status::Open);
-                }
-                for &b in open.iter().flatten() {
-                    memo.insert(b, Status::Open);
-                }
-                for &(b, s) in over {
-                    memo.insert(b, s);
-                }
-                debug_assert_eq!(memo.counts(), c);
+                let memo = DenseMemo::filled(squares, ply, c, open, over);
                 counts.push(c);
                 plies.push(memo);
             },

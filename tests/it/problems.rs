@@ -779,3 +779,28 @@ fn a_joker_counted_for_one_side_only_fails_on_the_killer_set() {
     assert!(source.contains("ol = has_line(b.o);"));
     assert!(source.contains("the joker counted for the first player only"));
 }
+
+/// `stats --problem` counts the input space in one pass over it; `--mutants` adds the
+/// catalogue's reach, from a second pass that judges every position one by one, and the two
+/// passes give the same table.
+#[test]
+fn stats_mutants_adds_the_catalogue_to_the_same_table() {
+    for name in ["cf3c", "toe2", "perfect-play"] {
+        let json = |extra: &[&str]| -> serde_json::Value {
+            let mut args = vec!["stats", "--quiet", "--format", "json", "--problem", name];
+            args.extend_from_slice(extra);
+            serde_json::from_str(&stdout_of(&args)).unwrap()
+        };
+        let (plain, with) = (json(&[]), json(&["--mutants"]));
+        assert!(plain.get("mutants").is_none(), "{name}: {plain}");
+        let rows = with["mutants"].as_array().unwrap();
+        assert!(
+            rows.iter()
+                .any(|m| m["positions_failed"].as_u64() > Some(0))
+        );
+        assert!(with["killer_set"].as_u64() > Some(0), "{name}");
+        for key in ["positions", "answers", "by_ply"] {
+            assert_eq!(plain[key], with[key], "{name}: {key}");
+        }
+    }
+}
