@@ -529,12 +529,15 @@ peak_mb() {
 # section_family: the family's generic path on the 4×4 descriptions of tests/data/problems/bench
 # against a plain single-threaded C program of ours (scripts/yardstick/yardstick.c: every game
 # played once with a memo over the 3^16 grids), side by side: `problem check` (every position
-# of the input space with its facts, one pass) and `stats --problem` (that pass and the
-# catalogue's killer set, with FAMILY_STATS=1), with pass or fail against 0.5× of the C time and
-# 300 MB; then Tomek's description with `Draw` renamed `Tie` (`problem check`, its one pass
-# over 61 million positions) against `tomek stats` (target 1.2×).
+# of the input space with its facts, one pass) and `stats --problem` (the same pass, counted by
+# answer and ply), each with pass or fail against 0.5× of the C time and 300 MB; with
+# FAMILY_STATS=1 also `stats --problem --mutants` (the catalogue of wrong solutions judged on
+# every position, and the killer set: minutes on these spaces). Then `explain` of one position,
+# and Tomek's description with `Draw` renamed `Tie` against `tomek` itself (target 1.2×):
+# `stats`, `problem check`, `solve` of a 1,000-case file and of every reachable board, and
+# `generate` of 1,000 uniform cases.
 section_family() {
-    local dir="$ROOT/tests/data/problems/bench" yard="$WORK/yardstick" c_s t_s ratio mb line
+    local dir="$ROOT/tests/data/problems/bench" yard="$WORK/yardstick" c_s t_s ratio line
     echo "== family: 4×4 descriptions against a plain C enumeration"
     gcc -O2 -o "$yard" "$ROOT/scripts/yardstick/yardstick.c"
     local cases=("perfect-play-4x4-4:4 perfect" "perfect-play-4x4-3:3 perfect" "toe1-4x4-3:3 every")
@@ -543,33 +546,35 @@ section_family() {
         # shellcheck disable=SC2086 # the arguments are split on purpose
         c_s="$(best_time "$yard" $args)"
         record "C yardstick $args" "$c_s" "$c_s"
-        t_s="$(best_time "$TOMEK" problem check "$dir/$name.toml")"
-        record "problem check $name" "$t_s" "$c_s"
-        ratio="$(awk -v a="$t_s" -v b="$c_s" 'BEGIN { printf "%.2f", a / b }')"
-        target_verdict "problem check $name / C" "$ratio" 0.5
-        mb="$(peak_mb "$TOMEK" problem check "$dir/$name.toml")"
-        line="$(printf '%-44s %8s MB  target ≤ 300 MB  %s' "problem check $name, peak" "$mb" \
-            "$([[ "$mb" -le 300 ]] && echo pass || echo FAIL)")"
-        SUMMARY+=("$line")
-        echo "   $line"
-        # `stats` adds the catalogue's killer set to the pass, every wrong solution on every
-        # position (with perfect play on each board with a line left out): minutes on these
-        # spaces, so it is measured only when asked (FAMILY_STATS=1).
-        if [[ "${FAMILY_STATS:-0}" == 1 ]]; then
-            t_s="$(RUNS=1 best_time "$TOMEK" stats --problem "$dir/$name.toml")"
-            record "stats --problem $name" "$t_s" "$c_s"
+        local what
+        for what in "problem check" "stats -q --problem"; do
+            # shellcheck disable=SC2086 # the command's words are split on purpose
+            t_s="$(best_time "$TOMEK" $what "$dir/$name.toml")"
+            record "${what/ -q/} $name" "$t_s" "$c_s"
             ratio="$(awk -v a="$t_s" -v b="$c_s" 'BEGIN { printf "%.2f", a / b }')"
-            target_verdict "stats --problem $name / C" "$ratio" 0.5
+            target_verdict "${what/ -q/} $name / C" "$ratio" 0.5
+            # shellcheck disable=SC2086
+            memory_verdict "${what/ -q/} $name, peak" "$(peak_mb "$TOMEK" $what "$dir/$name.toml")"
+        done
+        if [[ "${FAMILY_STATS:-0}" == 1 ]]; then
+            t_s="$(RUNS=1 best_time "$TOMEK" stats -q --problem "$dir/$name.toml" --mutants)"
+            record "stats --problem $name --mutants" "$t_s" "$c_s"
         fi
     done
     # `explain` of one position (its own searches, the catalogue's mutants answering it):
     # under a second, for the empty board (the deepest search), a position of the opening and
-    # one of the middle game, on each 4×4 description and the two 4×4 built-ins.
-    local boards=("................" "x.o./.x../..o./...." "xox./oxo./x.../o.x.")
+    # one of the middle game, on each 4×4 description (symbols X and O) and the two 4×4
+    # built-ins (x and o).
+    local boards=("................" "X.O./.X../..O./...." "XOX./OXO./X.../O.X.")
     local problems=("$dir/perfect-play-4x4-4.toml" "$dir/perfect-play-4x4-3.toml"
         "$dir/toe1-4x4-3.toml" uva10111 cf754b)
     for prob in "${problems[@]}"; do
         for b in "${boards[@]}"; do
+            [[ "$prob" == *.toml ]] || b="${b,,}"
+            if ! "$TOMEK" explain --problem "$prob" "$b" >/dev/null; then
+                echo "bench: explain --problem $prob $b failed" >&2
+                exit 1
+            fi
             t_s="$(best_time "$TOMEK" explain --problem "$prob" "$b")"
             line="$(printf '%-44s %9s s  target < 1 s  %s' "explain ${prob##*/} $b" "$t_s" \
                 "$(awk -v t="$t_s" 'BEGIN { print (t + 0 < 1 ? "pass" : "FAIL") }')")"
@@ -577,12 +582,51 @@ section_family() {
             echo "   $line"
         done
     done
-    local plain_s via_s
+    section_family_tomek "$dir/tomek-tie.toml"
+}
+
+# section_family_tomek DESC: Tomek's description with other answer words against `tomek`.
+section_family_tomek() {
+    local tie="$1" plain_s via_s what all="$CACHE/every-board" small="$WORK/thousand"
+    echo "== family: Tic-Tac-Toe-Tomek with \`Draw\` renamed \`Tie\` against tomek"
     plain_s="$(best_time "$TOMEK" stats -q)"
-    via_s="$(RUNS=1 best_time "$TOMEK" problem check "$dir/tomek-tie.toml")"
     record "tomek stats" "$plain_s" "$plain_s"
-    record "problem check tomek-tie" "$via_s" "$plain_s"
-    problem_verdict "problem check tomek-tie / stats" "$via_s" "$plain_s"
+    for what in "stats -q --problem" "problem check"; do
+        # shellcheck disable=SC2086 # the command's words are split on purpose
+        via_s="$(best_time "$TOMEK" $what "$tie")"
+        record "${what/ -q/} tomek-tie" "$via_s" "$plain_s"
+        problem_verdict "${what/ -q/} tomek-tie / tomek stats" "$via_s" "$plain_s"
+    done
+    "$TOMEK" --quiet generate --profile uniform --cases 1000 --seed 7 -o "$small"
+    plain_s="$(best_time "$TOMEK" solve "$small.in")"
+    via_s="$(best_time "$TOMEK" solve --problem "$tie" "$small.in")"
+    record "tomek solve, 1,000 cases" "$plain_s" "$plain_s"
+    record "solve --problem tomek-tie, 1,000 cases" "$via_s" "$plain_s"
+    problem_verdict "solve tomek-tie, 1,000 cases / tomek" "$via_s" "$plain_s"
+    plain_s="$(best_time "$TOMEK" --quiet generate --profile uniform --cases 1000 -o "$WORK/g1")"
+    via_s="$(best_time "$TOMEK" --quiet generate --problem "$tie" --profile uniform \
+        --cases 1000 -o "$WORK/g2")"
+    record "tomek generate, 1,000 uniform" "$plain_s" "$plain_s"
+    record "generate --problem tomek-tie, 1,000" "$via_s" "$plain_s"
+    problem_verdict "generate tomek-tie / tomek" "$via_s" "$plain_s"
+    if [[ -f "$all.in" ]]; then
+        plain_s="$(RUNS=1 best_time "$TOMEK" solve "$all.in")"
+        via_s="$(RUNS=1 best_time "$TOMEK" solve --problem "$tie" "$all.in")"
+        record "tomek solve, every board" "$plain_s" "$plain_s"
+        record "solve --problem tomek-tie, every board" "$via_s" "$plain_s"
+        problem_verdict "solve tomek-tie, every board / tomek" "$via_s" "$plain_s"
+    else
+        echo "   every reachable board's file is made by section problem: skipped"
+    fi
+}
+
+# memory_verdict NAME MB: a summary row with pass or fail against 300 MB.
+memory_verdict() {
+    local line
+    line="$(printf '%-44s %8s MB  target ≤ 300 MB  %s' "$1" "$2" \
+        "$([[ "$2" -le 300 ]] && echo pass || echo FAIL)")"
+    SUMMARY+=("$line")
+    echo "   $line"
 }
 
 main() {

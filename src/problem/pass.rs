@@ -85,8 +85,11 @@ pub fn census(p: &Problem) -> Census {
         .setups()
         .into_par_iter()
         .map(|t| {
-            let s = Solved::new(p, t);
-            let grids = every.then(|| grid_counts(&p.geometry, t));
+            // The grids are counted while the setup is walked: neither needs the other.
+            let (s, grids) = rayon::join(
+                || Solved::new(p, t),
+                || every.then(|| grid_counts(&p.geometry, t)),
+            );
             let parts = s.fold_reachable(
                 &|| {
                     (
@@ -545,6 +548,27 @@ mod tests {
             for (k, _) in &want {
                 assert_eq!(Facts::unpack(*k).pack(), *k);
             }
+        }
+    }
+
+    /// A copy of a built-in with other answer words is not checked again (its census is never
+    /// made), where a change to a rule's conditions is.
+    #[test]
+    fn only_descriptions_asking_something_new_are_checked() {
+        let tomek = Problem::tomek().text;
+        let tie = Problem::from_text("tie.toml", &tomek.replace("\"Draw\"", "\"Tie\"")).unwrap();
+        assert!(tie.census.get().is_none());
+        let cf3c = Problem::builtin("cf3c").unwrap().text;
+        let first = cf3c.find("[[verdict]]").unwrap();
+        let mut moved = cf3c[..first].to_string();
+        // The rules' order is part of their conditions: the last rule first.
+        let last = cf3c.rfind("[[verdict]]").unwrap();
+        moved.push_str(&cf3c[last..]);
+        moved.push('\n');
+        moved.push_str(&cf3c[first..last]);
+        match Problem::from_text("moved.toml", &moved) {
+            Ok(p) => assert!(p.census.get().is_some()),
+            Err(e) => assert!(e.to_string().contains("moved.toml"), "{e}"),
         }
     }
 
