@@ -19,12 +19,34 @@ pub struct Input {
 
 struct Cursor<'a> {
     file: &'a str,
-    lines: Vec<&'a [u8]>,
+    /// The text from the start of line `at` on: lines are found as they are read, so a file
+    /// of a gigabyte is not first cut into a list of its lines.
+    rest: &'a [u8],
+    /// The number of the current line, from 0.
     at: usize,
     strict: bool,
 }
 
 impl<'a> Cursor<'a> {
+    /// The current line without its newline, or `None` past the last one (a final newline
+    /// ends the last line; it does not start an empty one).
+    #[inline]
+    fn peek(&self) -> Option<&'a [u8]> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let end = self.rest.iter().position(|&c| c == b'\n');
+        Some(&self.rest[..end.unwrap_or(self.rest.len())])
+    }
+
+    /// Moves past the current line.
+    #[inline]
+    fn advance(&mut self) {
+        let end = self.rest.iter().position(|&c| c == b'\n');
+        self.rest = end.map_or(&[][..], |e| &self.rest[e + 1..]);
+        self.at += 1;
+    }
+
     fn error(&self, line: usize, case: Option<u64>, message: impl Into<String>) -> ParseError {
         ParseError {
             file: self.file.to_string(),
@@ -36,14 +58,14 @@ impl<'a> Cursor<'a> {
 
     /// The next line, without its ending; leniently also without trailing blanks.
     fn next(&mut self, case: Option<u64>, what: &str) -> Result<&'a [u8], ParseError> {
-        let Some(&line) = self.lines.get(self.at) else {
+        let Some(line) = self.peek() else {
             return Err(self.error(
                 self.at,
                 case,
                 format!("the input ends where {what} should be"),
             ));
         };
-        self.at += 1;
+        self.advance();
         if self.strict {
             if line.last() == Some(&b'\r') {
                 return Err(self.error(
@@ -64,12 +86,8 @@ impl<'a> Cursor<'a> {
     /// Leniently, skips empty lines.
     fn skip_empty(&mut self) {
         if !self.strict {
-            while self
-                .lines
-                .get(self.at)
-                .is_some_and(|l| trim_end(l).is_empty())
-            {
-                self.at += 1;
+            while self.peek().is_some_and(|l| trim_end(l).is_empty()) {
+                self.advance();
             }
         }
     }
@@ -85,7 +103,7 @@ impl<'a> Cursor<'a> {
     /// Whether nothing is left (leniently, nothing but empty lines).
     fn at_end(&mut self) -> bool {
         self.skip_empty();
-        self.at >= self.lines.len()
+        self.peek().is_none()
     }
 }
 
@@ -117,23 +135,17 @@ pub fn read(
     mode: Strictness,
 ) -> Result<Input, ParseError> {
     let strict = mode == Strictness::Strict;
-    let mut lines: Vec<&[u8]> = text.split(|&c| c == b'\n').collect();
     let ended = text.last() == Some(&b'\n');
-    if ended || text.is_empty() {
-        lines.pop();
-    }
     let mut cur = Cursor {
         file,
-        lines,
+        rest: text,
         at: 0,
         strict,
     };
     if strict && !ended && !text.is_empty() {
-        return Err(cur.error(
-            cur.lines.len() - 1,
-            None,
-            "no newline at the end of the input",
-        ));
+        // The unended line is the last: as many lines come before it as there are newlines.
+        let last = text.iter().filter(|&&c| c == b'\n').count();
+        return Err(cur.error(last, None, "no newline at the end of the input"));
     }
     let layout = &problem.layout;
     let count = match &layout.cases {
@@ -170,14 +182,14 @@ pub fn read(
         }
         cur.skip_empty();
         if let Cases::Until(word) = &layout.cases {
-            if cur.lines.get(cur.at).is_some_and(|l| {
-                let l = if strict { *l } else { trim_end(l) };
+            if cur.peek().is_some_and(|l| {
+                let l = if strict { l } else { trim_end(l) };
                 l == word.as_bytes()
             }) {
-                cur.at += 1;
+                cur.advance();
                 break;
             }
-            if cur.at >= cur.lines.len() {
+            if cur.peek().is_none() {
                 return Err(cur.error(cur.at, None, format!("no `{word}` line at the end")));
             }
         }
@@ -210,7 +222,10 @@ pub fn read(
         return Err(cur.error(
             cur.at,
             None,
-            format!("text after the last case: `{}`", shown(cur.lines[cur.at])),
+            format!(
+                "text after the last case: `{}`",
+                shown(cur.peek().unwrap_or_default())
+            ),
         ));
     }
     Ok(input)
@@ -352,9 +367,16 @@ pub fn prefix(problem: &Problem, n: u64) -> String {
     problem.layout.prefix.replace("{n}", &n.to_string())
 }
 
-/// Appends case `n`'s answer line.
+/// Appends case `n`'s answer line: the prefix with `{n}` written in place, with no text made
+/// on the way (a file of millions of cases is answered line by line).
 pub fn push_answer(problem: &Problem, n: u64, answer: &str, out: &mut Vec<u8>) {
-    out.extend_from_slice(prefix(problem, n).as_bytes());
+    let mut rest = problem.layout.prefix.as_bytes();
+    while let Some(at) = rest.windows(3).position(|w| w == b"{n}") {
+        out.extend_from_slice(&rest[..at]);
+        crate::tictactoe::codejam::push_number(out, n);
+        rest = &rest[at + 3..];
+    }
+    out.extend_from_slice(rest);
     out.extend_from_slice(answer.as_bytes());
     out.push(b'\n');
 }
