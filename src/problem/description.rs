@@ -162,6 +162,26 @@ struct RawRule {
     distance: Option<Spanned<OneOrMany<u32>>>,
 }
 
+/// The geometry of a board, built once per process for each shape: its tables take longer to
+/// build than a description to read, and the built-ins share a few shapes.
+fn shared_geometry(
+    rows: u32,
+    cols: u32,
+    line: u32,
+    joker: bool,
+) -> Result<Arc<Geometry>, crate::tictactoe::rules::GeometryError> {
+    type Shapes = std::sync::Mutex<Vec<((u32, u32, u32, bool), Arc<Geometry>)>>;
+    static BUILT: std::sync::OnceLock<Shapes> = std::sync::OnceLock::new();
+    let key = (rows, cols, line, joker);
+    let built = BUILT.get_or_init(Default::default);
+    if let Some((_, g)) = built.lock().unwrap().iter().find(|(k, _)| *k == key) {
+        return Ok(g.clone());
+    }
+    let g = Arc::new(Geometry::new(rows, cols, line, joker)?);
+    built.lock().unwrap().push((key, g.clone()));
+    Ok(g)
+}
+
 /// Reads a description. `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<Problem, DescriptionError> {
     let loc = Locator::new(file, text);
@@ -182,7 +202,7 @@ pub fn parse(file: &str, text: &str) -> Result<Problem, DescriptionError> {
         ));
     }
     let b = raw.board.get_ref();
-    let geometry = Geometry::new(
+    let geometry = shared_geometry(
         *b.rows.get_ref(),
         *b.cols.get_ref(),
         *b.line.get_ref(),
@@ -344,7 +364,7 @@ pub fn parse(file: &str, text: &str) -> Result<Problem, DescriptionError> {
         source: raw.source,
         text: text.to_string(),
         origin: file.to_string(),
-        geometry: Arc::new(geometry),
+        geometry,
         symbols,
         space,
         filter,
