@@ -275,18 +275,11 @@ impl Problem {
     /// Whether two descriptions have the same board, input space and rules' conditions, in
     /// the same order: whatever their answers, each position gets the same rule from both.
     pub fn same_conditions(&self, other: &Problem) -> bool {
-        let g = |p: &Problem| {
-            (
-                p.geometry.rows,
-                p.geometry.cols,
-                p.geometry.line,
-                p.geometry.joker,
-            )
-        };
-        g(self) == g(other)
-            && self.space == other.space
-            && self.filter == other.filter
-            && self.min_ply == other.min_ply
+        fn shape(p: &Problem) -> (u32, u32, u32, bool, InputSpace, &Conditions, u32) {
+            let g = &p.geometry;
+            (g.rows, g.cols, g.line, g.joker, p.space, &p.filter, p.min_ply)
+        }
+        shape(self) == shape(other)
             && self.verdicts.len() == other.verdicts.len()
             && self
                 .verdicts
@@ -298,19 +291,8 @@ impl Problem {
     /// Whether two descriptions give the same answers to the same files: the same board,
     /// symbols, input space, layout, datasets and verdicts (names, titles and comments aside).
     pub fn same_judgement(&self, other: &Problem) -> bool {
-        let g = |p: &Problem| {
-            (
-                p.geometry.rows,
-                p.geometry.cols,
-                p.geometry.line,
-                p.geometry.joker,
-            )
-        };
-        g(self) == g(other)
+        self.same_conditions(other)
             && self.symbols == other.symbols
-            && self.space == other.space
-            && self.filter == other.filter
-            && self.min_ply == other.min_ply
             && self.layout == other.layout
             && self.datasets == other.datasets
             && self.verdicts == other.verdicts
