@@ -685,44 +685,10 @@ impl Values {
         (best, Some(d))
     }
 
-    /// Fills the table for every open position of `boards` (reachable positions, in any
-    /// order), with distances, by retrograde analysis: ply by ply from the fullest, each
-    /// position's value from its children's, which the ply below has just written. The
-    /// positions of one ply are valued on all threads; the table is written between plies,
-    /// so the result never depends on the thread count.
-    ///
-    /// Playing every game with a memo reaches each position once too, but one search at a
-    /// time; the plies let the threads share the work.
-    pub fn fill(&mut self, g: &Geometry, boards: &[Board]) {
-        use rayon::prelude::*;
-        self.want_distance = true;
-        let mut by_ply: Vec<Vec<Board>> = vec![Vec::new(); g.cells() as usize + 1];
-        for &b in boards {
-            if g.status(b) == Status::Open {
-                by_ply[b.ply() as usize].push(b);
-            }
-        }
-        for ply in by_ply.iter().rev() {
-            let this = &*self;
-            let codes: Vec<(u64, u8)> = ply
-                .par_iter()
-                .map(|&b| (grid_index(g, b), this.value_from_children(g, b)))
-                .collect();
-            for (i, code) in codes {
-                self.set(i, code);
-            }
-        }
-    }
-
-    /// The table's byte for the open board `b`, from its children's bytes (each open child
-    /// already in the table).
-    fn value_from_children(&self, g: &Geometry, b: Board) -> u8 {
-        let mover = b.to_move();
-        value_code(g, b, mover, true, |square| {
-            let code = self.get(grid_index(g, b.with(mover, square)));
-            debug_assert!(code != 0, "a child valued before its parent");
-            code
-        })
+    /// Records the byte of perfect play (see [`value_code`]) of the open board with the
+    /// [`grid_index`] `i`, found elsewhere (by [`super::pass::values_table`]).
+    pub(crate) fn record(&mut self, i: u64, code: u8) {
+        self.set(i, code);
     }
 
     /// The first square in reading order where `mover` starts a forced win on the open board

@@ -328,15 +328,15 @@ impl Problem {
         v
     }
 
-    /// [`Problem::values`], filled for every reachable position at once (see
-    /// [`Values::fill`]) when a rule or the filter reads perfect play: for passes over the
-    /// whole input space.
+    /// [`Problem::values`], filled for every reachable position at once (by the pass's
+    /// backward values, [`pass::values_table`]) when a rule or the filter reads perfect play:
+    /// for passes over the whole input space.
     pub fn values_for_all(&self) -> Values {
-        let mut v = self.values();
         if self.needs_values() {
-            v.fill(&self.geometry, &self.reachable().boards(&self.geometry));
+            pass::values_table(self)
+        } else {
+            self.values()
         }
-        v
     }
 
     /// The facts of a position, perfect play included when a rule reads it.

@@ -11,7 +11,7 @@
 //! values come back in task order, so what the caller makes of them never depends on the
 //! thread count.
 
-use super::facts::{Facts, Line, Next, decode, forced_win_code, plain_facts, value_code};
+use super::facts::{self, Facts, Line, Next, Values, decode, forced_win_code, plain_facts, value_code};
 use super::{InputSpace, Problem};
 use crate::outcome::{Player, Status};
 use crate::tictactoe::board::Board;
@@ -141,6 +141,33 @@ pub fn census(p: &Problem) -> Census {
     }
 }
 
+/// A table of perfect play ([`Values`]) holding every open reachable position of `p`'s board,
+/// with its distance to the end, from the pass's backward values: for passes that judge
+/// position after position.
+pub fn values_table(p: &Problem) -> Values {
+    let mut table = p.values();
+    table.want_distance = true;
+    let g = &*p.geometry;
+    let per_setup: Vec<Vec<(u64, u8)>> = g
+        .setups()
+        .into_par_iter()
+        .map(|t| {
+            let s = Solved::with(p, t, true);
+            let parts = s.fold_reachable(&Vec::new, &|v: &mut Vec<(u64, u8)>, b, f: &Facts| {
+                if !f.over {
+                    let (ply, slot) = s.slot_of(b).expect("a reachable board");
+                    v.push((facts::grid_index(g, b), s.codes[ply][slot]));
+                }
+            });
+            parts.concat()
+        })
+        .collect();
+    for (i, code) in per_setup.into_iter().flatten() {
+        table.record(i, code);
+    }
+    table
+}
+
 /// How many keys [`plain_key`] has.
 const PLAIN_KEYS: usize = 1 << 11;
 
@@ -247,10 +274,15 @@ impl<'p> Solved<'p> {
     /// Walks the setup `t`, then values its open positions backwards when `p` reads perfect
     /// play: each ply's slots shared between the threads, the ply above already written.
     fn new(p: &'p Problem, t: u16) -> Solved<'p> {
+        Solved::with(p, t, p.needs_distance())
+    }
+
+    /// [`Solved::new`], with the distance to the end found (every move of a won position
+    /// searched) whether the problem reads it or not when `distance`.
+    fn with(p: &'p Problem, t: u16, distance: bool) -> Solved<'p> {
         let g = &*p.geometry;
         let space = SetupSpace::explore(g, t);
         let values = p.needs_values();
-        let distance = p.needs_distance();
         let mut codes: Vec<Vec<u8>> = vec![Vec::new(); space.plies.len()];
         if values {
             for ply in (0..space.plies.len()).rev() {
