@@ -277,7 +277,9 @@ impl Problem {
     pub fn same_conditions(&self, other: &Problem) -> bool {
         fn shape(p: &Problem) -> (u32, u32, u32, bool, InputSpace, &Conditions, u32) {
             let g = &p.geometry;
-            (g.rows, g.cols, g.line, g.joker, p.space, &p.filter, p.min_ply)
+            (
+                g.rows, g.cols, g.line, g.joker, p.space, &p.filter, p.min_ply,
+            )
         }
         shape(self) == shape(other)
             && self.verdicts.len() == other.verdicts.len()

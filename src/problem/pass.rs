@@ -11,7 +11,9 @@
 //! values come back in task order, so what the caller makes of them never depends on the
 //! thread count.
 
-use super::facts::{self, Facts, Line, Next, Values, decode, forced_win_code, plain_facts, value_code};
+use super::facts::{
+    self, Facts, Line, Next, Values, decode, forced_win_code, plain_facts, value_code,
+};
 use super::{InputSpace, Problem};
 use crate::outcome::{Player, Status};
 use crate::tictactoe::board::Board;
