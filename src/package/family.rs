@@ -20,14 +20,25 @@ use super::nearmiss::OutputCase;
 use super::{PackageError, desc};
 use crate::problem::layout::{self, Input};
 use crate::problem::mutants::{Catalogue, Mutant, killer_set};
+use crate::problem::rules::Conditions;
 use crate::problem::sample::{Profile, draw};
 use crate::problem::{BoardLayout, Cases, Dataset, InputSpace, Problem, Separator, judge};
 use crate::tictactoe::board::Board;
 use crate::tictactoe::codejam::Strictness;
+use crate::tictactoe::sample::below;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
 
 /// The board's rules shared by the validator and the solutions.
 pub const CORE_CPP: &str = include_str!("assets/family/core.cpp");
+/// The facts of a position and perfect play, shared by the validators (for the input's filter)
+/// and the solutions (for the verdicts).
+pub const FACTS_CPP: &str = include_str!("assets/family/facts.cpp");
+/// Perfect play (a memoized search), for the programs that read it.
+pub const PLAY_CPP: &str = include_str!("assets/family/play.cpp");
+/// What the programs that read no perfect play have in its place.
+pub const NO_PLAY_CPP: &str = include_str!("assets/family/no_play.cpp");
 /// Reading an input to the letter of the layout, shared by both validators.
 pub const READ_CPP: &str = include_str!("assets/family/read.cpp");
 /// The Kattis validator's own part.
@@ -41,8 +52,9 @@ pub const SOLUTION_CPP: &str = include_str!("assets/family/solution.cpp");
 /// The catalogue of wrong solutions as changes to the reference solution.
 pub const WRONG_PATCH: &str = include_str!("assets/family/wrong.patch");
 
-/// The built-in problems' statement samples (the files of `tests/data/problems/`).
-const SAMPLES: [(&str, &[u8], &[u8]); 4] = [
+/// The built-in problems' statement samples (the files of `tests/data/problems/`), in the
+/// statement's order: a problem of one case per file has one file per sample.
+const SAMPLES: [(&str, &[u8], &[u8]); 9] = [
     (
         "cf3c",
         include_bytes!("../../tests/data/problems/cf3c-sample.in"),
@@ -62,6 +74,31 @@ const SAMPLES: [(&str, &[u8], &[u8]); 4] = [
         "ccc-hk-2008-j4",
         include_bytes!("../../tests/data/problems/ccc-hk-2008-j4-sample.in"),
         include_bytes!("../../tests/data/problems/ccc-hk-2008-j4-sample.ans"),
+    ),
+    (
+        "cf754b",
+        include_bytes!("../../tests/data/problems/cf754b-sample-1.in"),
+        include_bytes!("../../tests/data/problems/cf754b-sample-1.ans"),
+    ),
+    (
+        "cf754b",
+        include_bytes!("../../tests/data/problems/cf754b-sample-2.in"),
+        include_bytes!("../../tests/data/problems/cf754b-sample-2.ans"),
+    ),
+    (
+        "cf754b",
+        include_bytes!("../../tests/data/problems/cf754b-sample-3.in"),
+        include_bytes!("../../tests/data/problems/cf754b-sample-3.ans"),
+    ),
+    (
+        "cf754b",
+        include_bytes!("../../tests/data/problems/cf754b-sample-4.in"),
+        include_bytes!("../../tests/data/problems/cf754b-sample-4.ans"),
+    ),
+    (
+        "uva10111",
+        include_bytes!("../../tests/data/problems/uva10111-sample.in"),
+        include_bytes!("../../tests/data/problems/uva10111-sample.ans"),
     ),
 ];
 
@@ -121,7 +158,6 @@ fn header(p: &Problem, what: &str, rules: bool, local: &str) -> String {
          #include <cstdio>\n\
          #include <cstdlib>\n\
          #include <string>\n\
-         #include <unordered_map>\n\
          #include <vector>\n\
          {local}\n\
          // ---- The problem, from its description ----\n\
@@ -185,53 +221,112 @@ fn header(p: &Problem, what: &str, rules: bool, local: &str) -> String {
             .collect::<Vec<_>>()
             .join(", "),
     );
+    let conditions = |c: &Conditions| {
+        let flag = |v: Option<bool>| v.map_or("-1".to_string(), |b| u8::from(b).to_string());
+        let set = |v: Option<u32>| v.map_or("kAny".to_string(), |s| format!("{s:#x}"));
+        format!(
+            "{{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}}",
+            flag(c.reachable),
+            set(c.line),
+            flag(c.full),
+            set(c.next),
+            flag(c.over),
+            set(c.ply),
+            set(c.value),
+            set(c.winner),
+            flag(c.wins_now),
+            flag(c.forced_win),
+            set(c.distance),
+        )
+    };
+    h.push_str(
+        "// Conditions on a position's facts. Each is a value (-1: any), or a set of values as\n\
+         // bits (kAny: any): line 0 nobody, 1 X, 2 O, 3 both; next 0 X, 1 O, 2 neither; ply the\n\
+         // number of stones; value (for the side to move, with perfect play) 0 lost, 1 drawn,\n\
+         // 2 won; winner (with perfect play) 0 X, 1 O, 2 nobody; wins_now: the side to move\n\
+         // completes a line with one move; forced_win: the side to move forces a win; distance:\n\
+         // plies to the end with perfect play.\n\
+         const unsigned kAny = ~0u;\n\
+         struct Conditions {\n\
+         \x20   int reachable;\n\
+         \x20   unsigned line;\n\
+         \x20   int full;\n\
+         \x20   unsigned next;\n\
+         \x20   int over;\n\
+         \x20   unsigned ply;\n\
+         \x20   unsigned value;\n\
+         \x20   unsigned winner;\n\
+         \x20   int wins_now;\n\
+         \x20   int forced_win;\n\
+         \x20   unsigned distance;\n\
+         };\n",
+    );
+    let _ = writeln!(
+        h,
+        "// The input: positions with at least kMinPly stones whose facts meet kFilter (when\n\
+         // kHasFilter), each board after a line kMarker (when kHasMarker).\n\
+         const int kMinPly = {};\n\
+         const bool kHasFilter = {};\n\
+         const Conditions kFilter = {};\n\
+         const char kFilterWords[] = {};\n\
+         const bool kHasMarker = {};\n\
+         const char kMarker[] = {};",
+        p.min_ply,
+        !p.filter.is_empty(),
+        conditions(&p.filter),
+        cpp_str(&p.filter.describe()),
+        p.layout.marker.is_some(),
+        cpp_str(p.layout.marker.as_deref().unwrap_or("")),
+    );
+    // What of perfect play this program reads: the verdicts' for the solutions, the filter's
+    // for the validators.
+    let read: Vec<&Conditions> = if rules {
+        p.verdicts.iter().map(|r| &r.when).collect()
+    } else {
+        vec![&p.filter]
+    };
+    let _ = writeln!(
+        h,
+        "// Whether the program reads perfect play (a search), the plies to the end (every move\n\
+         // searched) and the first forced win.\n\
+         const bool kNeedsValues = {};\n\
+         const bool kNeedsDistance = {};\n\
+         const bool kNeedsForcedWin = {};",
+        read.iter().any(|c| c.needs_values()),
+        read.iter().any(|c| c.needs_distance()),
+        read.iter().any(|c| c.forced_win.is_some()),
+    );
     if rules {
         h.push_str(
-            "// The verdicts, first match wins. Each condition is a value (-1: any), or a set of\n\
-             // values as bits (kAny: any): line 0 nobody, 1 X, 2 O, 3 both; next 0 X, 1 O, 2\n\
-             // neither; ply the number of stones; value (for the side to move, with perfect\n\
-             // play) 0 lost, 1 drawn, 2 won; winner (with perfect play) 0 X, 1 O, 2 nobody.\n\
-             const unsigned kAny = ~0u;\n\
+            "// The verdicts, first match wins; an answer with `{row}` and `{col}` is a template\n\
+             // filled in with the forced win's square.\n\
              struct Rule {\n\
              \x20   const char* answer;\n\
-             \x20   int reachable;\n\
-             \x20   unsigned line;\n\
-             \x20   int full;\n\
-             \x20   unsigned next;\n\
-             \x20   int over;\n\
-             \x20   unsigned ply;\n\
-             \x20   unsigned value;\n\
-             \x20   unsigned winner;\n\
+             \x20   bool is_template;\n\
+             \x20   Conditions when;\n\
              };\n\
              const Rule kRules[] = {\n",
         );
-        let flag = |v: Option<bool>| v.map_or("-1".to_string(), |b| u8::from(b).to_string());
-        let set = |v: Option<u32>| v.map_or("kAny".to_string(), |s| format!("{s:#x}"));
         for r in &p.verdicts {
-            let w = &r.when;
             let _ = writeln!(
                 h,
-                "    {{{}, {}, {}, {}, {}, {}, {}, {}, {}}},  // {}",
+                "    {{{}, {}, {}}},  // {}",
                 cpp_str(&r.answer),
-                flag(w.reachable),
-                set(w.line),
-                flag(w.full),
-                set(w.next),
-                flag(w.over),
-                set(w.ply),
-                set(w.value),
-                set(w.winner),
-                w.describe()
+                r.is_template(),
+                conditions(&r.when),
+                r.when.describe()
             );
         }
-        let _ = writeln!(
-            h,
-            "}};\n// Whether a rule reads perfect play (a search).\nconst bool kNeedsValues = {};",
-            p.needs_values()
-        );
+        h.push_str("};\n");
     }
     h.push('\n');
     h
+}
+
+/// The part on perfect play of a program: the search when the program reads it, else a
+/// stand-in that leaves its facts unknown.
+fn play(needed: bool) -> &'static str {
+    if needed { PLAY_CPP } else { NO_PLAY_CPP }
 }
 
 /// The input validator, in the Kattis convention (exit 42 valid, 43 with the reason on
@@ -240,8 +335,9 @@ pub fn validator(p: &Problem) -> String {
     let what = "input validator (exit 42 when standard input is a valid input, 43 with the \
                 reason on standard error when not)";
     format!(
-        "{}{CORE_CPP}\n{READ_CPP}\n{VALIDATE_CPP}",
-        header(p, what, false, "")
+        "{}{CORE_CPP}\n{FACTS_CPP}\n{}\n{READ_CPP}\n{VALIDATE_CPP}",
+        header(p, what, false, ""),
+        play(p.filter.needs_values())
     )
 }
 
@@ -252,8 +348,9 @@ pub fn polygon_validator(p: &Problem) -> String {
     let what = "input validator in Polygon's convention, written against testlib (exit 0 \
                 when standard input is a valid input, testlib's failure with the reason when not)";
     format!(
-        "{}{CORE_CPP}\n{READ_CPP}\n{POLYGON_VALIDATE_CPP}",
-        header(p, what, false, "\n#include \"testlib.h\"\n")
+        "{}{CORE_CPP}\n{FACTS_CPP}\n{}\n{READ_CPP}\n{POLYGON_VALIDATE_CPP}",
+        header(p, what, false, "\n#include \"testlib.h\"\n"),
+        play(p.filter.needs_values())
     )
 }
 
@@ -272,7 +369,11 @@ pub fn polygon_checker(p: &Problem) -> String {
 /// The reference solution.
 pub fn solution(p: &Problem) -> String {
     let what = "reference solution (the input on standard input, the answers on standard output)";
-    format!("{}{CORE_CPP}\n{SOLUTION_CPP}", header(p, what, true, ""))
+    format!(
+        "{}{CORE_CPP}\n{FACTS_CPP}\n{}\n{SOLUTION_CPP}",
+        header(p, what, true, ""),
+        play(p.verdicts.iter().any(|r| r.when.needs_values()))
+    )
 }
 
 /// One wrong solution of the catalogue: the reference with the mutant's changes, labelled.
@@ -332,7 +433,17 @@ fn tt(s: &str) -> String {
 }
 
 /// A rule's conditions in words, for the statement.
-fn conditions_in_words(p: &Problem, r: &crate::problem::rules::Conditions) -> String {
+fn conditions_in_words(p: &Problem, r: &Conditions) -> String {
+    let parts = condition_words(p, r);
+    if parts.is_empty() {
+        "in every other case".to_string()
+    } else {
+        format!("when {}", parts.join(", and "))
+    }
+}
+
+/// Each condition of `r` in words, in the order of the description's fields.
+fn condition_words(p: &Problem, r: &Conditions) -> Vec<String> {
     let (x, o) = (
         tt(&(p.symbols.first as char).to_string()),
         tt(&(p.symbols.second as char).to_string()),
@@ -403,11 +514,49 @@ fn conditions_in_words(p: &Problem, r: &crate::problem::rules::Conditions) -> St
         ];
         parts.push(pick(s, &words));
     }
-    if parts.is_empty() {
-        "in every other case".to_string()
-    } else {
-        format!("when {}", parts.join(", and "))
+    match r.wins_now {
+        Some(true) => parts.push(
+            "the game is not over and the player to move can complete a line with their next \
+             move"
+                .to_string(),
+        ),
+        Some(false) => parts.push(
+            "the player to move cannot complete a line with their next move (or the game is \
+             over, or the numbers of symbols fit no game)"
+                .to_string(),
+        ),
+        None => {}
     }
+    // Perfect play's facts exist only for grids that arise in play.
+    let played = if p.space == InputSpace::EveryGrid {
+        "the grid arises in a game played by the rules, "
+    } else {
+        ""
+    };
+    match r.forced_win {
+        Some(true) => parts.push(format!(
+            "{played}the game is not over and the player to move can force a win, whatever the \
+             opponent plays"
+        )),
+        Some(false) => parts.push(format!(
+            "{played}the game is not over and the player to move cannot force a win (the \
+             opponent can hold a draw or win)"
+        )),
+        None => {}
+    }
+    if let Some(s) = r.distance {
+        let n: Vec<String> = (0..17)
+            .filter(|&i| s >> i & 1 == 1)
+            .map(|i| i.to_string())
+            .collect();
+        parts.push(format!(
+            "{played}with best play the game ends after {} more moves (0 when it is over; the winner \
+             wins as fast as it can, the loser holds out as long as it can, and a drawn game \
+             fills the board)",
+            n.join(" or ")
+        ));
+    }
+    parts
 }
 
 /// The statement, in the Kattis LaTeX form (`\problemname`, then the sections).
@@ -478,6 +627,9 @@ pub fn statement(p: &Problem) -> String {
         Separator::Between => t.push_str(" One empty line separates two grids."),
         Separator::After => t.push_str(" Each grid is followed by one empty line."),
     }
+    if let Some(m) = &p.layout.marker {
+        let _ = write!(t, " A line {} comes before each grid.", tt(m));
+    }
     if s.joker.is_some() {
         t.push_str(" A grid holds the joker at most once.");
     }
@@ -486,6 +638,20 @@ pub fn statement(p: &Problem) -> String {
         InputSpace::EveryGrid => {
             t.push_str(" A grid need not arise in a game: any grid of these symbols may be given.")
         }
+    }
+    if p.min_ply > 0 {
+        let _ = write!(
+            t,
+            " Every grid holds at least {} symbols of the players.",
+            p.min_ply
+        );
+    }
+    if !p.filter.is_empty() {
+        let _ = write!(
+            t,
+            " Only grids of this kind are given: {}.",
+            condition_words(p, &p.filter).join(", and ")
+        );
     }
     t.push_str("\n\n\\section*{Output}\n\n");
     let each = if p.layout.cases == Cases::Single {
@@ -514,14 +680,25 @@ pub fn statement(p: &Problem) -> String {
     t.push_str("\\begin{itemize}\n");
     for (i, r) in p.verdicts.iter().enumerate() {
         let end = if i + 1 == p.verdicts.len() { '.' } else { ';' };
+        // A template's placeholders become the row and column, in mathematics.
+        let answer = tt(&r.answer)
+            .replace("\\{row\\}", "$r$")
+            .replace("\\{col\\}", "$c$");
         let _ = writeln!(
             t,
-            "  \\item {} {}{end}",
-            tt(&r.answer),
+            "  \\item {answer} {}{end}",
             conditions_in_words(p, &r.when)
         );
     }
     t.push_str("\\end{itemize}\n");
+    if p.verdicts.iter().any(|r| r.is_template()) {
+        t.push_str(
+            "\nIn an answer with $r$ and $c$, they are the row and the column, numbered from 0 \
+             at the top left, of the first square in reading order (row by row from the top, \
+             each row from the left) where the player to move starts a forced win: a move that \
+             completes a line, or after which the opponent loses whatever they play.\n",
+        );
+    }
     t
 }
 
@@ -558,16 +735,27 @@ fn uuid(p: &Problem) -> String {
     )
 }
 
-/// The statement's sample of a built-in problem, when the description is the built-in's
-/// (and the sample is valid input of it, which the tests hold).
-fn builtin_sample(p: &Problem) -> Option<(&'static [u8], &'static [u8])> {
-    let builtin = Problem::builtin(&p.name)?;
+/// The statement's samples of a built-in problem, when the description is the built-in's
+/// (and every sample is valid input of it, which the tests hold).
+fn builtin_samples(p: &Problem) -> Vec<(&'static [u8], &'static [u8])> {
+    let Some(builtin) = Problem::builtin(&p.name) else {
+        return Vec::new();
+    };
     if !builtin.same_judgement(p) {
-        return None;
+        return Vec::new();
     }
-    let &(_, input, answer) = SAMPLES.iter().find(|(n, _, _)| *n == p.name)?;
-    judge::validate(p, "sample", input, None).ok()?;
-    Some((input, answer))
+    let samples: Vec<(&[u8], &[u8])> = SAMPLES
+        .iter()
+        .filter(|(n, _, _)| *n == p.name)
+        .map(|&(_, input, answer)| (input, answer))
+        .collect();
+    if samples
+        .iter()
+        .any(|(input, _)| judge::validate(p, "sample", input, None).is_err())
+    {
+        return Vec::new();
+    }
+    samples
 }
 
 /// Splits boards into files within the widest dataset's bounds: at most its maximum per
@@ -626,36 +814,50 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
         p.name, p.name
     );
     let killer = killer_set(p);
-    let (mutants, cells, killer) = (killer.mutants, killer.cells.len(), killer.boards);
+    let (mutants, cells, killer_boards) = (killer.mutants, killer.cells.len(), killer.boards);
     let mut out = Vec::new();
-    match builtin_sample(p) {
-        Some((input, answer)) => out.push(Case {
+    let samples = builtin_samples(p);
+    for (i, &(input, answer)) in samples.iter().enumerate() {
+        let which = if samples.len() == 1 {
+            "The sample of the statement".to_string()
+        } else {
+            format!("Sample {} of the statement's {}", i + 1, samples.len())
+        };
+        out.push(Case {
             group: "sample",
             kind: "",
-            name: "1".to_string(),
+            name: (i + 1).to_string(),
             input: input.to_vec(),
             answer: answer.to_vec(),
             desc: desc(
-                &format!("The sample of the statement ({}), byte for byte.", p.source),
-                &format!("tests/data/problems/{}-sample.in of tomek", p.name),
+                &format!("{which} ({}), byte for byte.", p.source),
+                &format!(
+                    "tests/data/problems/{}-sample{}.in of tomek",
+                    p.name,
+                    if samples.len() == 1 {
+                        String::new()
+                    } else {
+                        format!("-{}", i + 1)
+                    }
+                ),
             ),
-        }),
-        None => {
-            let take = if single { 1 } else { 3 };
-            let boards = files(p, draw(p, Profile::Balanced, take, seed), seed).remove(0);
-            out.push(case(
-                p,
-                "sample",
-                "",
-                "1".to_string(),
-                &boards,
-                "A sample: positions drawn with each answer equally likely (profile balanced).",
-                &rebuild,
-            )?);
-        }
+        });
+    }
+    if samples.is_empty() {
+        let take = if single { 1 } else { 3 };
+        let boards = files(p, draw(p, Profile::Balanced, take, seed), seed).remove(0);
+        out.push(case(
+            p,
+            "sample",
+            "",
+            "1".to_string(),
+            &boards,
+            "A sample: positions drawn with each answer equally likely (profile balanced).",
+            &rebuild,
+        )?);
     }
     let d = widest(p);
-    let killer_files = files(p, killer, seed);
+    let killer_files = files(p, killer_boards.clone(), seed);
     let numbered = |stem: &str, i: usize, n: usize| {
         if n == 1 {
             stem.to_string()
@@ -698,6 +900,11 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
             "Positions drawn uniformly from the input space (profile uniform)",
         ),
     ];
+    // The killer set is found once: the contest profile starts from it.
+    let draw = |profile: Profile, cases: u64| match profile {
+        Profile::Contest => contest(p, &killer_boards, cases, seed),
+        _ => draw(p, profile, cases, seed),
+    };
     for (stem, kind, profile, cases, what) in drawn {
         if single {
             // A position already in a file is left out: judges warn of identical inputs.
@@ -708,7 +915,7 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
                         .map_or_else(|_| Vec::new(), |i| i.boards),
                 );
             }
-            let boards: Vec<Board> = draw(p, profile, SINGLE_FILES, seed)
+            let boards: Vec<Board> = draw(profile, SINGLE_FILES)
                 .into_iter()
                 .filter(|b| !seen.contains(b))
                 .collect();
@@ -729,7 +936,7 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
                 )?);
             }
         } else {
-            let boards = draw(p, profile, cases, seed);
+            let boards = draw(profile, cases);
             out.push(case(
                 p,
                 "secret",
@@ -742,6 +949,22 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
         }
     }
     Ok(out)
+}
+
+/// The positions of the contest profile ([`Profile::Contest`]) from the killer set already
+/// found: the same positions in the same order as [`draw`] gives, without searching for the
+/// set again (on a 4×4 board the search takes a minute).
+fn contest(p: &Problem, killer: &[Board], cases: u64, seed: u64) -> Vec<Board> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut boards = killer.to_vec();
+    boards.truncate(cases as usize);
+    let rest = cases - boards.len() as u64;
+    boards.extend(draw(p, Profile::Balanced, rest, seed));
+    for i in (1..boards.len()).rev() {
+        let j = below(&mut rng, i as u64 + 1) as usize;
+        boards.swap(i, j);
+    }
+    boards
 }
 
 /// For each case (by [`Case::path`]), the mutants that answer one of its boards wrongly.
@@ -794,11 +1017,17 @@ fn invalid_inputs(p: &Problem, sample: &[u8], seed: u64) -> Vec<Invalid> {
         Some(p.symbols.second),
         Some(p.symbols.empty),
     ];
-    let start = if p.layout.cases == Cases::Count {
+    let mut start = if p.layout.cases == Cases::Count {
         sample.iter().position(|&c| c == b'\n').map_or(0, |i| i + 1)
     } else {
         0
     };
+    // The first board's first square: past the marker line, when boards have one.
+    if let Some(m) = &p.layout.marker
+        && sample[start..].starts_with(format!("{m}\n").as_bytes())
+    {
+        start += m.len() + 1;
+    }
     if start < sample.len() {
         let bad = [b'?', b'#', b'x', b'o', b'Z']
             .into_iter()
@@ -832,15 +1061,73 @@ fn invalid_inputs(p: &Problem, sample: &[u8], seed: u64) -> Vec<Invalid> {
         layout::input_text(p, &too_many),
         "one case more than the datasets allow",
     );
+    if let Some(m) = &p.layout.marker {
+        let line = format!("{m}\n");
+        let at = if sample.starts_with(line.as_bytes()) {
+            Some(0)
+        } else {
+            let inner = format!("\n{m}\n");
+            sample
+                .windows(inner.len())
+                .position(|w| w == inner.as_bytes())
+                .map(|i| i + 1)
+        };
+        if let Some(at) = at {
+            let mut v = sample.to_vec();
+            v.drain(at..at + line.len());
+            push("marker-missing", v, "a board without its marker line");
+        }
+    }
+    // A file of the fewest cases, whose first board each near miss below replaces.
+    let filler = draw(p, Profile::Uniform, d.min, seed);
+    // Boards of the base space (every grid, or the reachable ones) that the minimum ply or
+    // the filter keeps out, each in a file of otherwise valid cases.
+    let mut few = None;
+    let mut filtered = None;
+    if p.min_ply > 0 || !p.filter.is_empty() {
+        let mut values = p.values();
+        let mut look = |b: Board| {
+            if few.is_some() && filtered.is_some() {
+                return;
+            }
+            if b.ply() < p.min_ply {
+                few.get_or_insert(b);
+            } else if filtered.is_none() && p.outside_because(b, &mut values).is_some() {
+                filtered = Some(b);
+            }
+        };
+        match p.space {
+            InputSpace::Reachable => p.reachable().for_each(&p.geometry, &mut look),
+            InputSpace::EveryGrid => p.for_each_grid(&mut look),
+        }
+    }
+    for (name, board, why) in [
+        (
+            "below-min-ply",
+            few,
+            "a board with fewer stones than the minimum ply",
+        ),
+        (
+            "outside-filter",
+            filtered,
+            "a board outside the input's filter",
+        ),
+    ] {
+        if let Some(b) = board {
+            let mut boards = filler.clone();
+            boards[0] = b;
+            push(name, layout::input_text(p, &boards), why);
+        }
+    }
     if p.space == InputSpace::Reachable {
         let mut outside = None;
         p.for_each_grid(|b| {
-            if outside.is_none() && !p.in_space(b) {
+            if outside.is_none() && !crate::tictactoe::reach::is_reachable(&p.geometry, b) {
                 outside = Some(b);
             }
         });
         if let Some(b) = outside {
-            let mut boards = draw(p, Profile::Uniform, d.min, seed);
+            let mut boards = filler.clone();
             boards[0] = b;
             push(
                 "unreachable-grid",
@@ -942,25 +1229,6 @@ pub fn problem(p: &Problem, seed: u64) -> Result<super::format::Problem, Package
                 .to_string(),
         ));
     }
-    // The package's C++ programs read the facts and layouts of the first descriptions; the
-    // input filter, a marker line, templates and the facts of play from a position are not in
-    // them yet, and a package whose programs ignore them would judge wrongly.
-    let newer = !p.filter.is_empty()
-        || p.min_ply > 0
-        || p.layout.marker.is_some()
-        || p.verdicts.iter().any(|r| {
-            r.is_template()
-                || r.when.wins_now.is_some()
-                || r.when.forced_win.is_some()
-                || r.when.distance.is_some()
-        });
-    if newer {
-        return Err(PackageError::Data(format!(
-            "{}: packages do not yet support an input filter (`where`, `min_ply`), a marker \
-             line, answer templates or the facts wins_now, forced_win and distance",
-            p.name
-        )));
-    }
     let cases = cases(p, seed)?;
     let failures = failures(p, &cases)?;
     let mut submissions = vec![Submission::accepted("solution.cpp", &solution(p))];
@@ -1036,4 +1304,24 @@ pub fn problem(p: &Problem, seed: u64) -> Result<super::format::Problem, Package
             slowest_run: 0.05,
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_contest_file_from_the_killer_set_is_the_contest_profile() {
+        for name in ["toe1", "cf3c"] {
+            let p = Problem::builtin(name).unwrap();
+            let killer = killer_set(&p).boards;
+            for cases in [1, 5, 1000] {
+                assert_eq!(
+                    contest(&p, &killer, cases, 7),
+                    draw(&p, Profile::Contest, cases, 7),
+                    "{name}, {cases} cases"
+                );
+            }
+        }
+    }
 }

@@ -1,9 +1,10 @@
 //! The family's packages (`tomek package --problem`): their judge programs, generated from the
 //! descriptions, built with the machine's g++ and held to tomek's own judgement on every
-//! 3×3 built-in: the validator accepts every file of the package and every grid of the input
+//! built-in: the validator accepts every file of the package and every grid of the input
 //! space, and rejects the grids outside it and the near misses; the reference solution answers
-//! every data file as `tomek solve --problem` does; each wrong solution fails exactly the files
-//! the package says it fails. The Polygon package's testlib programs are held to the same
+//! every data file and every position as `tomek solve --problem` does; each wrong solution
+//! fails exactly the files the package says it fails. A 4×4 board has 43 million grids and
+//! millions of positions: there the grids and the positions are a sample, evenly spread. The Polygon package's testlib programs are held to the same
 //! verdicts when a testlib.h is at hand ([`testlib`]): the validator on the files and the near
 //! misses, the checker on the reference answers and every wrong solution's outputs.
 //!
@@ -19,7 +20,21 @@ use tomek::package::format::{Problem as Package, Verdict};
 use tomek::problem::{Cases, Problem, judge, layout};
 use tomek::tictactoe::codejam::Strictness;
 
-const BUILTINS: [&str; 5] = ["cf3c", "toe1", "toe2", "ccc-hk-2008-j4", "perfect-play"];
+/// The built-ins, the slowest to check first.
+const BUILTINS: [&str; 7] = [
+    "uva10111",
+    "cf754b",
+    "cf3c",
+    "perfect-play",
+    "toe1",
+    "toe2",
+    "ccc-hk-2008-j4",
+];
+
+/// About how many grids, and positions, the test takes of a board with more than this many:
+/// every one of a 3×3 board.
+const SAMPLE: u64 = 20_000;
+const ALL_UP_TO: u64 = 20_000;
 
 const SEED: u64 = 2013;
 
@@ -78,6 +93,69 @@ fn gxx(dir: &Path, out: &str, sources: &[(&str, &str)], flags: &[&str]) -> PathB
         dir.display()
     );
     bin
+}
+
+/// The validator as the package has it, built once.
+fn validator_program(dir: &Path, source: &str) -> PathBuf {
+    let bin = dir.join("validate");
+    if !bin.is_file() {
+        gxx(dir, "validate", &[("validate-main.cpp", source)], &[]);
+    }
+    bin
+}
+
+/// Writes `bytes` to a file of `dir` named `name`, whose path it returns.
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// Every `step`-th of `count` things, `step` chosen so that about [`SAMPLE`] are taken: every
+/// one when there are at most [`ALL_UP_TO`].
+fn stride(count: u64) -> u64 {
+    if count <= ALL_UP_TO {
+        1
+    } else {
+        count.div_ceil(SAMPLE)
+    }
+}
+
+/// The grids the validator is held to: every grid of the board, or of a 4×4 one every
+/// so-many-th grid and every so-many-th position of play (which the minimum ply and the filter
+/// sort out, where a grid drawn at random is mostly out of play).
+fn grids(p: &Problem) -> Vec<tomek::tictactoe::board::Board> {
+    let mut out = Vec::new();
+    let all = 3u64.pow(p.geometry.cells());
+    let step = stride(all);
+    let mut i = 0u64;
+    p.for_each_grid(|b| {
+        if i.is_multiple_of(step) {
+            out.push(b);
+        }
+        i += 1;
+    });
+    if step > 1 {
+        let reach = p.reachable();
+        let step = stride(reach.len());
+        let mut i = 0u64;
+        reach.for_each(&p.geometry, |b| {
+            if i.is_multiple_of(step) {
+                out.push(b);
+            }
+            i += 1;
+        });
+    }
+    out
+}
+
+/// The positions the solution is held to: every position of the input space, or every
+/// so-many-th of a large one.
+fn positions(p: &Problem) -> Vec<tomek::tictactoe::board::Board> {
+    let mut all = Vec::new();
+    p.for_each_position(|b| all.push(b));
+    let step = stride(all.len() as u64) as usize;
+    all.into_iter().step_by(step).collect()
 }
 
 /// The validator as a driver that judges many inputs.
@@ -258,8 +336,6 @@ fn check_problem(name: &str, testlib: Option<&Path>) {
     let p = Problem::builtin(name).unwrap();
     let pkg: Package = family::problem(&p, SEED).unwrap();
     let dir = scratch(name);
-    let g = &p.geometry;
-    assert_eq!((g.rows, g.cols), (3, 3));
 
     // The validator: every file of the package, every grid of the input space as a one-case
     // file, no grid outside it, no near miss.
@@ -269,14 +345,15 @@ fn check_problem(name: &str, testlib: Option<&Path>) {
         assert_eq!(code, 42, "{name}: the validator rejects {}", c.path());
     }
     let (mut inside, mut outside) = (Vec::new(), Vec::new());
-    p.for_each_grid(|b| {
+    for b in grids(&p) {
         let text = layout::input_text(&p, &[b]);
         if p.in_space(b) {
             inside.push(text);
         } else {
             outside.push(text);
         }
-    });
+    }
+    assert!(!inside.is_empty(), "{name}");
     let codes = validate_all(&driver, &inside);
     assert!(
         codes.iter().all(|&c| c == 42),
@@ -323,6 +400,11 @@ fn check_problem(name: &str, testlib: Option<&Path>) {
     let mut extra = sample.clone();
     extra.extend_from_slice(b"\n");
     misses.push(("extra-empty-line".to_string(), extra));
+    if let Some(m) = &p.layout.marker {
+        let text = String::from_utf8(sample.clone()).unwrap();
+        let other = text.replacen(&format!("{m}\n"), &format!("{m}{m}\n"), 1);
+        misses.push(("marker-wrong".to_string(), other.into_bytes()));
+    }
     // Grids outside the input space as one-case files, for the Polygon validator, which
     // starts a process for each input: the first few.
     let few_outside: Vec<(String, Vec<u8>)> = outside
@@ -361,15 +443,52 @@ fn check_problem(name: &str, testlib: Option<&Path>) {
         assert_eq!(code, 0);
         assert_eq!(out, c.answer, "{name}: the solution on {}", c.path());
     }
-    // And every position of the input space, in files within the bounds.
-    if p.layout.cases != Cases::Single {
-        let positions = p.positions();
-        for chunk in positions.chunks(1000) {
-            let input = layout::input_text(&p, chunk);
-            let (_, out) = run_program(0, &input);
-            let read = layout::read(&p, "all", &input, Strictness::Strict).unwrap();
-            assert_eq!(out, judge::answers(&p, &read), "{name}: every position");
+    // And every position of the input space (a sample of a 4×4 one), in files within the
+    // bounds; one file a position when the problem has one case a file (a few hundred of them).
+    let positions = positions(&p);
+    let mut values = p.values();
+    let single = p.layout.cases == Cases::Single;
+    let step = if single {
+        positions.len().div_ceil(300)
+    } else {
+        1
+    };
+    let chunk = if single { 1 } else { 1000 };
+    let taken: Vec<_> = positions.iter().copied().step_by(step).collect();
+    for boards in taken.chunks(chunk) {
+        let input = layout::input_text(&p, boards);
+        let (_, out) = run_program(0, &input);
+        let mut want = Vec::new();
+        for (i, &b) in boards.iter().enumerate() {
+            layout::push_answer(&p, i as u64 + 1, &p.answer(b, &mut values), &mut want);
         }
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&want),
+            "{name}: the solution on the positions of the input space"
+        );
+    }
+
+    // The validator's reasons for the boards the minimum ply and the filter keep out are
+    // tomek's own.
+    for kind in ["below-min-ply", "outside-filter"] {
+        let Some(miss) = pkg.invalid_inputs.iter().find(|i| i.name == kind) else {
+            continue;
+        };
+        let why = judge::validate(&p, kind, &miss.input, None)
+            .expect_err("a near miss is invalid")
+            .to_string();
+        let reason = why.rsplit(": ").next().unwrap().to_string();
+        let out = Command::new(validator_program(&dir, &pkg.validator.1))
+            .stdin(std::fs::File::open(write(&dir, kind, &miss.input)).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(43), "{name}: {kind}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.trim_end().ends_with(&reason),
+            "{name}: {kind}: the validator says `{said}`, tomek `{why}`"
+        );
     }
 
     // Each wrong solution fails exactly the files the package says.
@@ -430,10 +549,23 @@ fn package_family_judge_programs_hold_to_tomek_on_every_builtin() {
              polygon): the Polygon programs are left to scripts/verify-packages.sh polygon"
         ),
     }
+    // As many workers as cores, each taking the next problem: the 4×4 ones first, whose
+    // packages take longest to build (their killer sets), so that the others fill the other
+    // cores meanwhile rather than share them with it.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     std::thread::scope(|s| {
-        for name in BUILTINS {
-            let testlib = testlib.as_deref();
-            s.spawn(move || check_problem(name, testlib));
+        for _ in 0..workers.min(BUILTINS.len()) {
+            let (next, testlib) = (&next, testlib.as_deref());
+            s.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(name) = BUILTINS.get(i) else { break };
+                    let started = std::time::Instant::now();
+                    check_problem(name, testlib);
+                    println!("{name}: {:.1} s", started.elapsed().as_secs_f64());
+                }
+            });
         }
     });
 }

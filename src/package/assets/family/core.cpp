@@ -43,6 +43,17 @@ int count_lines(Mask mine) {
 
 bool has_line(Mask mine) { return count_lines(mine) > 0; }
 
+// The squares outside `mine` that would each complete a line of `mine`: the one square a line
+// lacks, for every line that lacks exactly one.
+Mask completing(Mask mine) {
+    Mask out = 0;
+    for (Mask l : gLines) {
+        const Mask lacking = l & ~mine;
+        if (lacking != 0 && (lacking & (lacking - 1)) == 0) out |= lacking;
+    }
+    return out;
+}
+
 // The squares shared by every line inside `mine` (all squares when there is none).
 Mask line_core(Mask mine) {
     Mask core = kFull;

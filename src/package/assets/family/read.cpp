@@ -55,6 +55,30 @@ Board read_board() {
     return b;
 }
 
+// The board as tomek's messages show it: the rows, separated by `/`.
+std::string grid_text(const Board& b) {
+    std::string out;
+    for (int s = 0; s < kRows * kCols; ++s) {
+        if (s > 0 && s % kCols == 0) out += '/';
+        const Mask bit = 1u << s;
+        out += (b.x & bit) ? kFirst : (b.o & bit) ? kSecond : (b.t & bit) ? kJokerSymbol : kEmpty;
+    }
+    return out;
+}
+
+// Why a board of the base space is not input, or "" when it is: fewer stones than the minimum
+// ply, or facts outside the input's filter (read as the solution reads them).
+std::string outside_because(const Board& b) {
+    const int ply = stones(b.x) + stones(b.o);
+    if (ply < kMinPly) {
+        return std::to_string(ply) + " stones, fewer than min_ply = " + std::to_string(kMinPly);
+    }
+    if (kHasFilter && !holds(kFilter, facts_of(b))) {
+        return std::string("the input has only positions with ") + kFilterWords;
+    }
+    return "";
+}
+
 // Reads one whole input (build_lines first); throws Rejected at the first thing out of place.
 void read_input(const std::string& text) {
     gText.clear();
@@ -97,12 +121,20 @@ void read_input(const std::string& text) {
         }
         if (kBlank == kBetween && gCase > 1) empty_line();
         const size_t board_line = gAt;
+        if (kHasMarker && next_line((std::string("a `") + kMarker + "` line").c_str()) != kMarker) {
+            reject(std::string("a `") + kMarker + "` line is expected before each board");
+        }
         const Board b = read_board();
         if (kReachableOnly) {
             if (const char* why = unreachable(b)) {
                 gAt = board_line + 1;
-                reject(std::string("the board cannot arise in play: ") + why);
+                reject("the board " + grid_text(b) + " cannot arise in play: " + why);
             }
+        }
+        const std::string why = outside_because(b);
+        if (!why.empty()) {
+            gAt = board_line + 1;
+            reject("the board " + grid_text(b) + " is not in the input space: " + why);
         }
         if (kBlank == kAfter) empty_line();
         ++cases;

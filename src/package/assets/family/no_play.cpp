@@ -1,0 +1,3 @@
+// ---- Perfect play: read by no rule here, so never searched ----
+
+void add_play(Facts&, const Board&, bool) {}
