@@ -177,8 +177,10 @@ legacy() {
 # descriptions: every built-in but Code Jam's (which has the packages above). One case per
 # file (cf3c), a count and empty lines between the cases (toe1), a terminator line and the rows
 # on one line (toe2), a count and an empty line after each case (ccc-hk-2008-j4), answers by
-# perfect play (perfect-play).
-FAMILY=(cf3c toe1 toe2 ccc-hk-2008-j4 perfect-play)
+# perfect play (perfect-play), on 4×4 a filter on the input and the move that completes a line
+# (cf754b, one case per file), a marker line before each board, a minimum ply and the first
+# forced win by a template (uva10111).
+FAMILY=(cf3c toe1 toe2 ccc-hk-2008-j4 perfect-play cf754b uva10111)
 
 # The short name of a family problem, its package directory's name.
 family_dir() {
@@ -186,10 +188,19 @@ family_dir() {
 }
 
 # The answers a family problem's description names, one a line: the status words that
-# check-polygon-tests.py varies in the answers.
+# check-polygon-tests.py varies in the answers. A template (`({row},{col})`) stands for its
+# answer on every square, in reading order.
 family_answers() {
     "$TOMEK" problem show "$1" | python3 -c 'import sys, tomllib
-print("\n".join(v["answer"] for v in tomllib.loads(sys.stdin.read())["verdict"]))'
+d = tomllib.loads(sys.stdin.read())
+rows, cols = d["board"]["rows"], d["board"]["cols"]
+for v in d["verdict"]:
+    a = v["answer"]
+    if "{row}" in a or "{col}" in a:
+        for s in range(rows * cols):
+            print(a.replace("{row}", str(s // cols)).replace("{col}", str(s % cols)))
+    else:
+        print(a)'
 }
 
 family_legacy() {
