@@ -484,17 +484,17 @@ pub(crate) fn forced_win_code(
 ) -> Option<u8> {
     let empty = g.full() & !b.filled();
     let at_once = empty & g.completing(b.counting_for(mover));
-    if at_once != 0 {
-        return Some(at_once.trailing_zeros() as u8);
-    }
-    if empty & (empty - 1) == 0 {
+    // The last free square, if it wins nothing, leaves a full board: a draw.
+    if at_once == 0 && empty & (empty - 1) == 0 {
         return None;
     }
+    // Squares in reading order; a square that wins at once leaves no open child to look up,
+    // and any other leaves an open board (the mover completed no line, and a square is left).
     let mut left = empty;
     while left != 0 {
         let square = left.trailing_zeros();
         left &= left - 1;
-        if outcome_of(child(square)) == Outcome::Loss {
+        if at_once >> square & 1 == 1 || outcome_of(child(square)) == Outcome::Loss {
             return Some(square as u8);
         }
     }

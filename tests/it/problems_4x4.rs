@@ -197,7 +197,25 @@ fn hold_to_reference(
         );
         *counts.entry(want).or_insert(0) += 1;
     }
+    assert_eq!(census_counts(name), counts, "{name}: stats' one pass");
     counts
+}
+
+/// The count of each answer over `name`'s input space as `stats --problem` finds it in its
+/// one pass over the space.
+fn census_counts(name: &str) -> BTreeMap<String, u64> {
+    let json = stdout_of(&["stats", "--problem", name, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["answers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let answer = a["answer"].as_str().unwrap().to_string();
+            (answer, a["positions"].as_u64().unwrap())
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect()
 }
 
 #[test]
