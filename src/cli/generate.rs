@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tomek::output::{AtomicFile, commit_all};
+use tomek::tictactoe::codejam::AnswerWords;
 use tomek::tictactoe::rules::Geometry;
 use tomek::tictactoe::sample::{DEFAULT_SEED, Generator, Profile, Spec};
 use tomek::tictactoe::validate::Dataset;
@@ -46,14 +47,22 @@ fn with_ext(prefix: &Path, ext: &str) -> PathBuf {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if let Some(p) = args.problem.family()? {
+    let family = args.problem.family()?;
+    // A description that differs from Code Jam's in its answer words only is drawn by Code
+    // Jam's generator, which writes the answers in its words; but for `exhaustive`, whose
+    // file the enumeration writes.
+    let words = family.as_ref().map_or(Some(AnswerWords::CODE_JAM), |p| {
+        p.code_jam_words()
+            .filter(|_| args.profile != Some(Profile::Exhaustive))
+    });
+    if let (Some(p), None) = (&family, &words) {
         let profile = match args.profile {
             Some(name) => super::problem::profile(name)?,
             None if args.dataset.is_some() => tomek::problem::sample::Profile::Contest,
             None => tomek::problem::sample::Profile::Uniform,
         };
         return super::problem::generate(
-            &p,
+            p,
             profile,
             args.cases,
             args.dataset.as_deref(),
@@ -93,7 +102,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .profile
         .needs_space()
         .then(|| super::progress::explore_setups(Arc::new(geometry.clone()), &setups));
-    let generator = Generator::new(space.as_ref(), &spec)?;
+    let words = words.unwrap_or(AnswerWords::CODE_JAM);
+    let generator = Generator::new(space.as_ref(), &spec)?
+        .answering(&words)
+        .context("the exhaustive profile writes Code Jam's answer words only")?;
     if let Some(d) = dataset
         && !d.bounds().contains(&generator.cases())
     {

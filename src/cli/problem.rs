@@ -10,7 +10,7 @@ use tomek::problem::mutants::{self, Catalogue};
 use tomek::problem::sample::{self, Profile};
 use tomek::problem::{BUILTIN, Cases, Problem, judge, layout};
 use tomek::tictactoe::check::Verdict;
-use tomek::tictactoe::codejam::Strictness;
+use tomek::tictactoe::codejam::{AnswerWords, Strictness};
 
 /// `--problem`: which problem of the family a command works on.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -33,6 +33,21 @@ impl ProblemArg {
         self.family_by(Problem::load_unchecked)
     }
 
+    /// Which path serves the problem asked for: Code Jam's, with the answer words of the
+    /// description (Code Jam's own without `--problem`), for a description that judges as
+    /// Code Jam's does but for its words ([`Problem::code_jam_words`]); the family's for any
+    /// other.
+    pub fn served(&self) -> anyhow::Result<Served> {
+        let Some(name) = &self.problem else {
+            return Ok(Served::CodeJam(AnswerWords::CODE_JAM));
+        };
+        let p = Problem::load(name)?;
+        Ok(match p.code_jam_words() {
+            Some(words) => Served::CodeJam(words),
+            None => Served::Family(Box::new(p)),
+        })
+    }
+
     fn family_by(
         &self,
         load: fn(&str) -> Result<Problem, tomek::problem::LoadError>,
@@ -43,6 +58,14 @@ impl ProblemArg {
         let p = load(name)?;
         Ok((!p.is_tomek()).then_some(p))
     }
+}
+
+/// The path a command takes for the problem asked for (see [`ProblemArg::served`]).
+pub enum Served {
+    /// Code Jam's specialised path, printing these answers.
+    CodeJam(AnswerWords),
+    /// The family's path.
+    Family(Box<Problem>),
 }
 
 #[derive(clap::Args, Debug)]

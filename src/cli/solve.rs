@@ -1,5 +1,6 @@
 //! `tomek solve`: answers a Code Jam input, one `Case #x: status` line per case.
 
+use super::problem::Served;
 use anyhow::Context;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -24,9 +25,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if let Some(p) = args.problem.family()? {
-        return super::problem::solve(&p, args.input.as_deref(), args.output.as_deref());
-    }
+    let words = match args.problem.served()? {
+        Served::Family(p) => {
+            return super::problem::solve(&p, args.input.as_deref(), args.output.as_deref());
+        }
+        Served::CodeJam(words) => words,
+    };
     let (src, name): (Box<dyn Read>, String) = match &args.input {
         Some(p) if p.as_os_str() != "-" => (
             Box::new(File::open(p).with_context(|| format!("cannot open {}", p.display()))?),
@@ -41,13 +45,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(path) => {
             let file = AtomicFile::create(path)
                 .with_context(|| format!("cannot create {}", path.display()))?;
-            let mut out = AnswerWriter::new(file);
+            let mut out = AnswerWriter::new(file).answering(&words);
             codejam::solve(&mut input, args.evaluator, &mut out)
                 .and_then(|_| Ok(out.finish()?.commit()?))
         }
         None => {
             // The answers before a malformed case are printed too, then the error.
-            let mut out = AnswerWriter::new(io::stdout().lock());
+            let mut out = AnswerWriter::new(io::stdout().lock()).answering(&words);
             let solved = codejam::solve(&mut input, args.evaluator, &mut out);
             let flushed = out.flush();
             solved.and_then(|_| Ok(flushed?))

@@ -30,7 +30,9 @@ pub mod reachable;
 pub mod rules;
 pub mod sample;
 
+use crate::outcome::Status;
 use crate::tictactoe::board::Board;
+use crate::tictactoe::codejam::AnswerWords;
 use crate::tictactoe::reach::Checks;
 use crate::tictactoe::rules::Geometry;
 use description::{DescriptionError, Locator};
@@ -304,6 +306,36 @@ impl Problem {
     /// that the specialised Code Jam path of [`crate::tictactoe`] serves it.
     pub fn is_tomek(&self) -> bool {
         self.same_judgement(&builtins()[0])
+    }
+
+    /// The answer of each Code Jam status when this description judges as Code Jam's does in
+    /// everything but its answer words (`Tie` for `Draw`, say): the same board, symbols,
+    /// input space, layout, datasets and rules' conditions, one word per status, none a
+    /// template or longer than [`crate::tictactoe::codejam::MAX_ANSWER_BYTES`]. Code Jam's specialised path then serves
+    /// it with these words: the same positions, the same rule for each, only the printed
+    /// text differs.
+    pub fn code_jam_words(&self) -> Option<AnswerWords> {
+        let tomek = &builtins()[0];
+        if !(self.same_conditions(tomek)
+            && self.symbols == tomek.symbols
+            && self.layout == tomek.layout
+            && self.datasets == tomek.datasets)
+        {
+            return None;
+        }
+        let mut words: [Option<&str>; 4] = [None; 4];
+        for (ours, theirs) in self.verdicts.iter().zip(&tomek.verdicts) {
+            let status = Status::from_answer(&theirs.answer)?;
+            let word = &mut words[status.index()];
+            if ours.is_template() || word.is_some_and(|w| w != ours.answer) {
+                return None;
+            }
+            *word = Some(&ours.answer);
+        }
+        let [Some(a), Some(b), Some(c), Some(d)] = words else {
+            return None;
+        };
+        AnswerWords::new([a, b, c, d])
     }
 
     /// Whether some rule, or the input's filter, reads perfect play.

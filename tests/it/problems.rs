@@ -571,6 +571,62 @@ fn generated_files_validate_and_their_answers_check() {
         .success();
 }
 
+/// Tomek's description with other answer words (`Tie` for `Draw`, longer words for the
+/// others) is served by Code Jam's path in its own words: `solve` agrees byte for byte with the
+/// family's judge on the same files, and `generate` draws Code Jam's boards with the
+/// description's answers.
+#[test]
+fn tomeks_description_with_other_words_answers_in_them_on_code_jams_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = stdout_of(&["problem", "show", "tomek"])
+        .replace("name = \"tomek\"", "name = \"tie\"")
+        .replace("answer = \"Draw\"", "answer = \"Tie\"")
+        .replace(
+            "answer = \"X won\"",
+            "answer = \"The first player, X, won\"",
+        );
+    let file = dir.path().join("tie.toml");
+    std::fs::write(&file, &text).unwrap();
+    let tie = Problem::load(file.to_str().unwrap()).unwrap();
+    assert!(!tie.is_tomek());
+    assert!(tie.code_jam_words().is_some());
+    for name in ["sample", "large", "edge", "killer"] {
+        let path = generated(&format!("{name}.in"));
+        let input = read(&path);
+        let parsed = layout::read(&tie, name, &input, Strictness::Strict).unwrap();
+        let family = judge::answers(&tie, &parsed);
+        let via = stdout_of(&[
+            "solve",
+            "--problem",
+            file.to_str().unwrap(),
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(via.as_bytes(), family, "{name}");
+        assert!(via.contains(": Tie\n") && !via.contains("Draw"), "{name}");
+    }
+    let out = dir.path().join("g");
+    for (prefix, problem) in [(out.join("tie"), Some(&file)), (out.join("cj"), None)] {
+        std::fs::create_dir_all(&out).unwrap();
+        let mut args = vec!["generate", "--cases", "2000", "--seed", "5", "-o"];
+        args.push(prefix.to_str().unwrap());
+        if let Some(f) = problem {
+            args.extend(["--problem", f.to_str().unwrap()]);
+        }
+        stdout_of(&args);
+    }
+    let tie_in = read(out.join("tie.in"));
+    assert_eq!(tie_in, read(out.join("cj.in")));
+    let parsed = layout::read(&tie, "tie.in", &tie_in, Strictness::Strict).unwrap();
+    assert_eq!(read(out.join("tie.out")), judge::answers(&tie, &parsed));
+    // A description whose words are too long for Code Jam's path takes the family's.
+    let long = text.replace(
+        "answer = \"Tie\"",
+        &format!("answer = \"{}\"", "T".repeat(40)),
+    );
+    let long = Problem::from_text("long.toml", &long).unwrap();
+    assert!(long.code_jam_words().is_none());
+}
+
 #[test]
 fn tomeks_description_agrees_with_the_code_jam_path_on_every_reachable_board() {
     use rayon::prelude::*;

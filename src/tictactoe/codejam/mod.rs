@@ -21,7 +21,8 @@ mod write;
 
 pub use read::{CASE_BYTES, CaseReader, ParseError, Strictness};
 pub use write::{
-    AnswerWriter, case_text, push_answer, push_case, push_count, push_number, write_input,
+    AnswerWords, AnswerWriter, MAX_ANSWER_BYTES, case_text, push_answer, push_case, push_count,
+    push_number, write_input,
 };
 
 use crate::outcome::Status;
@@ -389,6 +390,36 @@ mod tests {
         assert_eq!(r.next_case().unwrap_err(), e);
         assert_eq!(r.case_count().unwrap_err(), e);
         assert!(r.next().is_none());
+    }
+
+    /// Other answer words, up to the longest a line's store takes, on both the fast path and
+    /// the slow one (numbers gaining a digit, numbers too long for the fast digits).
+    #[test]
+    fn a_writer_answers_in_other_words() {
+        let long = "w".repeat(MAX_ANSWER_BYTES);
+        let words = ["first", "second player", "Tie", long.as_str()];
+        let w = AnswerWords::new(words).unwrap();
+        for (s, word) in Status::ALL.into_iter().zip(words) {
+            assert_eq!(w.word(s), word.as_bytes());
+        }
+        assert_eq!(AnswerWords::new(["a", "b", "c", &format!("{long}w")]), None);
+        assert_eq!(AnswerWords::new(["a", "b", "c", "d\n"]), None);
+        assert_eq!(AnswerWords::new(["a", "b", "c", ""]), None);
+        let starts = [1u64, 95, 9_999_999_990, u64::MAX - 20];
+        for first in starts {
+            let mut out = AnswerWriter::starting_at(Vec::new(), first).answering(&w);
+            let mut want = Vec::new();
+            let statuses: Vec<Status> = (0..20).map(|i| Status::ALL[i * 7 % 4]).collect();
+            out.push_all(&statuses[..10]).unwrap();
+            for &s in &statuses[10..] {
+                out.push(s).unwrap();
+            }
+            for (n, s) in (first..).zip(&statuses) {
+                let word = words[s.index()];
+                want.extend_from_slice(format!("Case #{n}: {word}\n").as_bytes());
+            }
+            assert_eq!(out.finish().unwrap(), want, "from {first}");
+        }
     }
 
     #[test]

@@ -102,19 +102,75 @@ pub(super) const ANSWER_TAILS: [([u8; 32], usize); 4] = {
     let mut tails = [([0u8; 32], 0); 4];
     let mut k = 0;
     while k < 4 {
-        let line = ANSWER_LINES[k];
-        tails[k].0[0] = b':';
-        tails[k].0[1] = b' ';
-        let mut i = 0;
-        while i < line.len() {
-            tails[k].0[2 + i] = line[i];
-            i += 1;
-        }
-        tails[k].1 = 2 + line.len();
+        tails[k] = tail_of(ANSWER_LINES[k]);
         k += 1;
     }
     tails
 };
+
+/// `: ` and `line` (an answer and its newline), padded to 32 bytes, with its real length.
+const fn tail_of(line: &[u8]) -> ([u8; 32], usize) {
+    let mut tail = [0u8; 32];
+    tail[0] = b':';
+    tail[1] = b' ';
+    let mut i = 0;
+    while i < line.len() {
+        tail[2 + i] = line[i];
+        i += 1;
+    }
+    (tail, 2 + line.len())
+}
+
+/// The words a Code Jam answer line ends with, one per status: Code Jam's own, or those of a
+/// description that judges as Code Jam does but names its answers otherwise (`Tie` for
+/// `Draw`), so that such a description keeps this path's speed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerWords {
+    /// Line tails as in [`ANSWER_TAILS`].
+    tails: [([u8; 32], usize); 4],
+    /// The longest of them.
+    longest: usize,
+}
+
+/// The longest answer [`AnswerWords`] takes: with `: ` and a newline, a tail fills one
+/// 32-byte store.
+pub const MAX_ANSWER_BYTES: usize = 29;
+
+impl AnswerWords {
+    /// Code Jam's words.
+    pub const CODE_JAM: AnswerWords = AnswerWords {
+        tails: ANSWER_TAILS,
+        longest: LONGEST_TAIL,
+    };
+
+    /// The words of each status, in [`Status::ALL`] order; `None` when one is longer than
+    /// [`MAX_ANSWER_BYTES`], empty, or holds a line break.
+    pub fn new(words: [&str; 4]) -> Option<AnswerWords> {
+        let mut tails = [([0u8; 32], 0); 4];
+        for (tail, w) in tails.iter_mut().zip(words) {
+            if w.is_empty() || w.len() > MAX_ANSWER_BYTES || w.contains(['\n', '\r']) {
+                return None;
+            }
+            let mut line = w.as_bytes().to_vec();
+            line.push(b'\n');
+            *tail = tail_of(&line);
+        }
+        let longest = tails.iter().map(|t| t.1).max().unwrap_or(0);
+        Some(AnswerWords { tails, longest })
+    }
+
+    /// The answer of a status, without its newline.
+    pub fn word(&self, status: Status) -> &[u8] {
+        let (tail, len) = &self.tails[status.index()];
+        &tail[2..len - 1]
+    }
+}
+
+impl Default for AnswerWords {
+    fn default() -> AnswerWords {
+        AnswerWords::CODE_JAM
+    }
+}
 
 /// `0x01` in each of the 16 bytes of a `u128`.
 pub(super) const BYTE_ONES: u128 = u128::MAX / 0xFF;
@@ -157,6 +213,8 @@ pub struct AnswerWriter<W: Write> {
     digit_ones: u128,
     /// The first number with more digits, where `prefix` must be rebuilt.
     limit: u64,
+    /// The answer of each status.
+    words: AnswerWords,
 }
 
 /// Buffered bytes that trigger a write.
@@ -172,14 +230,15 @@ const _: () = {
         k += 1;
     }
     assert!(6 + FAST_DIGITS <= 16 && 16 + 32 <= STORE_BYTES && STORE_BYTES <= LINE_ROOM);
+    assert!(6 + 20 + 2 + MAX_ANSWER_BYTES + 1 <= LINE_ROOM);
 };
 
 /// Bytes from a line's start that the fast path's two stores may touch: a 16-byte prefix
 /// store, then the 32-byte tail store from at most 16 bytes on.
 const STORE_BYTES: usize = 48;
 
-/// Room a line may take in the buffer: the longest line (`Case #`, 20 digits, `: Game has not
-/// completed` and its newline is 51 bytes) or the 48 bytes of the fast path's two stores.
+/// Room a line may take in the buffer: the longest line (`Case #`, 20 digits and a tail of at
+/// most 32 bytes is 58) or the 48 bytes of the fast path's two stores.
 pub(super) const LINE_ROOM: usize = 64;
 
 impl AnswerWriter<io::Sink> {
@@ -225,9 +284,16 @@ impl<W: Write> AnswerWriter<W> {
             room: 0,
             digit_ones: 0,
             limit: 0,
+            words: AnswerWords::CODE_JAM,
         };
         w.set_number();
         w
+    }
+
+    /// The writer with other answer words than Code Jam's.
+    pub fn answering(mut self, words: &AnswerWords) -> AnswerWriter<W> {
+        self.words = words.clone();
+        self
     }
 
     /// The number the next line will carry.
@@ -275,7 +341,7 @@ impl<W: Write> AnswerWriter<W> {
     /// Appends the line of the next case; `prefix` must be valid for it.
     #[inline(always)]
     fn put_line(&mut self, status: Status) {
-        let (tail, tail_len) = &ANSWER_TAILS[status.index()];
+        let (tail, tail_len) = &self.words.tails[status.index()];
         let at = self.len;
         self.buf[at..at + 16].copy_from_slice(&self.prefix.to_be_bytes());
         let at = at + self.prefix_len;
@@ -321,7 +387,7 @@ impl<W: Write> AnswerWriter<W> {
         if prefix_len == 0 || len >= self.flush_at || len + STORE_BYTES > self.buf.len() {
             return 0;
         }
-        let most = prefix_len + LONGEST_TAIL;
+        let most = prefix_len + self.words.longest;
         // Line i starts at most `i * most` bytes after `len`: it must start before the flush
         // point, and its stores must end inside the buffer.
         let by_flush = (self.flush_at - 1 - len) / most + 1;
@@ -335,7 +401,9 @@ impl<W: Write> AnswerWriter<W> {
         let mut text = self.prefix.swap_bytes();
         let unit_text = self.unit.swap_bytes();
         let (unit, digit_ones, mut room) = (self.unit, self.digit_ones, self.room);
-        let step = ANSWER_TAILS.map(|(_, tail_len)| prefix_len + tail_len);
+        // A copy on the stack: the stores through `out` cannot be taken to change it.
+        let tails = self.words.tails;
+        let step = tails.map(|(_, tail_len)| prefix_len + tail_len);
         let out = self.buf.as_mut_ptr();
         let mut at = len;
         for &status in &statuses[..n] {
@@ -350,7 +418,7 @@ impl<W: Write> AnswerWriter<W> {
                     .write_unaligned(text.to_le_bytes());
                 out.add(at + prefix_len)
                     .cast::<[u8; 32]>()
-                    .write_unaligned(ANSWER_TAILS[i].0);
+                    .write_unaligned(tails[i].0);
             }
             at += step[i];
             if room > 0 {
@@ -379,8 +447,11 @@ impl<W: Write> AnswerWriter<W> {
         if self.prefix_len > 0 {
             return self.put_line(status);
         }
-        let mut line = Vec::with_capacity(64);
-        push_answer(&mut line, self.next, status);
+        let mut line = Vec::with_capacity(LINE_ROOM);
+        line.extend_from_slice(b"Case #");
+        push_number(&mut line, self.next);
+        let (tail, tail_len) = &self.words.tails[status.index()];
+        line.extend_from_slice(&tail[..*tail_len]);
         self.buf[self.len..self.len + line.len()].copy_from_slice(&line);
         self.len += line.len();
         self.next += 1;

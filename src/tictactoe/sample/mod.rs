@@ -28,7 +28,7 @@ pub use profiles::{
 
 use crate::outcome::{ByStatus, Status};
 use crate::tictactoe::board::Board;
-use crate::tictactoe::codejam::{self, AnswerWriter};
+use crate::tictactoe::codejam::{self, AnswerWords, AnswerWriter};
 use crate::tictactoe::enumerate::{self, RecordFormat, Selection};
 use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::space::Space;
@@ -193,6 +193,8 @@ pub struct Generator<'a> {
     spec: Spec,
     source: Source<'a>,
     cases: u64,
+    /// The answer of each status in the answer file.
+    words: AnswerWords,
 }
 
 /// Blocks generated in parallel before they are handed to the writer, in order.
@@ -276,7 +278,18 @@ impl<'a> Generator<'a> {
             spec: spec.clone(),
             source,
             cases,
+            words: AnswerWords::CODE_JAM,
         })
+    }
+
+    /// The generator with other answer words than Code Jam's in its answer file; `None` for
+    /// the exhaustive profile, whose file is written by the enumeration in Code Jam's words.
+    pub fn answering(mut self, words: &AnswerWords) -> Option<Generator<'a>> {
+        if matches!(self.source, Source::Exhaustive(..)) && *words != AnswerWords::CODE_JAM {
+            return None;
+        }
+        self.words = words.clone();
+        Some(self)
     }
 
     /// Number of cases generated: the spec's, or the profile's natural size.
@@ -420,7 +433,8 @@ impl<'a> Generator<'a> {
             statuses.push(s);
         });
         let ans = if with_answers {
-            let mut w = AnswerWriter::keeping(take(&pools.1), j * BLOCK + 1, n);
+            let mut w =
+                AnswerWriter::keeping(take(&pools.1), j * BLOCK + 1, n).answering(&self.words);
             w.push_all(&statuses)
                 .expect("writing to memory cannot fail");
             w.into_kept()
