@@ -230,7 +230,9 @@ const _: () = {
         k += 1;
     }
     assert!(6 + FAST_DIGITS <= 16 && 16 + 32 <= STORE_BYTES && STORE_BYTES <= LINE_ROOM);
-    assert!(6 + 20 + 2 + MAX_ANSWER_BYTES + 1 <= LINE_ROOM);
+    // The longest line: `Case #`, 20 digits, then `: `, the answer and its newline.
+    let longest_tail = 2 + MAX_ANSWER_BYTES + 1;
+    assert!(longest_tail <= 32 && 6 + 20 + longest_tail <= LINE_ROOM);
 };
 
 /// Bytes from a line's start that the fast path's two stores may touch: a 16-byte prefix
