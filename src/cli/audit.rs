@@ -13,7 +13,7 @@ use tomek::outcome::Status;
 use tomek::output::{AtomicFile, Format, Table, grouped};
 use tomek::tictactoe::audit;
 use tomek::tictactoe::board::Board;
-use tomek::tictactoe::codejam;
+use tomek::tictactoe::codejam::{self, AnswerWords};
 use tomek::tictactoe::enumerate::Selection;
 use tomek::tictactoe::eval::{Evaluator, EvaluatorKind};
 use tomek::tictactoe::rules::Geometry;
@@ -145,7 +145,15 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if let Some(p) = args.problem.family()? {
+    let family = args.problem.family()?;
+    // A description that differs from Code Jam's in its answer words only is audited on Code
+    // Jam's path, which expects its words.
+    let words = match (&family, &args.solver) {
+        (None, _) => Some(AnswerWords::CODE_JAM),
+        (Some(p), Some(_)) => p.code_jam_words(),
+        (Some(_), None) => None,
+    };
+    if let (Some(p), None) = (family, &words) {
         let Some(command) = args.solver.clone() else {
             return super::problem::audit(&p, args.format);
         };
@@ -172,13 +180,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         return super::problem::audit_solver(&p, opts, profile, args.format);
     }
+    let words = words.unwrap_or(AnswerWords::CODE_JAM);
     match args.solver.clone() {
-        Some(command) => run_solver(args, command),
+        Some(command) => run_solver(args, command, words),
         None => run_evaluators(args),
     }
 }
 
-fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
+fn run_solver(args: Args, command: String, words: AnswerWords) -> anyhow::Result<ExitCode> {
     if args.format == Format::Csv {
         anyhow::bail!("--format csv is not available with --solver: use table or json");
     }
@@ -198,6 +207,7 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
         timeout: args.timeout,
         max_failures: args.max_failures as usize,
         limits: args.limits(),
+        words,
     };
     // From here on Ctrl-C stops the solvers and the audit rather than this process alone.
     interrupt::poll();
@@ -249,7 +259,7 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
     if let Some(prefix) = &args.save_failures {
         let cases = report.failing_cases();
         if !cases.is_empty() {
-            save_cases(prefix, &cases)?;
+            save_cases(prefix, &cases, &report.words)?;
             saved = Some((
                 cases.len(),
                 with_ext(prefix, ".in"),
@@ -258,7 +268,11 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
         }
     }
     match args.format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&report)?),
+        Format::Json => {
+            let mut json = serde_json::to_value(&report)?;
+            in_words(&mut json, &report.words);
+            outln!("{}", serde_json::to_string_pretty(&json)?)
+        }
         _ => {
             out!("{}", solver::report::render(&report));
             if let Some((n, i, o)) = &saved {
@@ -273,14 +287,39 @@ fn run_solver(args: Args, command: String) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The report's expected answers (Code Jam's words where the report is serialized) in the
+/// words the solver was to print.
+fn in_words(json: &mut serde_json::Value, words: &AnswerWords) {
+    match json {
+        serde_json::Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                match v {
+                    serde_json::Value::String(s) if key == "expected" => {
+                        if let Some(status) = Status::from_answer(s) {
+                            *s = String::from_utf8_lossy(words.word(status)).into_owned();
+                        }
+                    }
+                    _ => in_words(v, words),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| in_words(v, words)),
+        _ => {}
+    }
+}
+
 /// Writes `PREFIX.in` and `PREFIX.out`, both or neither.
-fn save_cases(prefix: &std::path::Path, cases: &[(Board, Status)]) -> anyhow::Result<()> {
+fn save_cases(
+    prefix: &std::path::Path,
+    cases: &[(Board, Status)],
+    words: &AnswerWords,
+) -> anyhow::Result<()> {
     let (inp, ans) = (with_ext(prefix, ".in"), with_ext(prefix, ".out"));
     let boards: Vec<Board> = cases.iter().map(|c| c.0).collect();
-    let mut answers = Vec::new();
-    for (i, &(_, s)) in cases.iter().enumerate() {
-        codejam::push_answer(&mut answers, i as u64 + 1, s);
-    }
+    let statuses: Vec<Status> = cases.iter().map(|c| c.1).collect();
+    let mut writer = codejam::AnswerWriter::new(Vec::new()).answering(words);
+    writer.push_all(&statuses)?;
+    let answers = writer.finish()?;
     let mut fi =
         AtomicFile::create(&inp).with_context(|| format!("cannot create {}", inp.display()))?;
     let mut fa =

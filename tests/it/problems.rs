@@ -618,6 +618,27 @@ fn tomeks_description_with_other_words_answers_in_them_on_code_jams_path() {
     assert_eq!(tie_in, read(out.join("cj.in")));
     let parsed = layout::read(&tie, "tie.in", &tie_in, Strictness::Strict).unwrap();
     assert_eq!(read(out.join("tie.out")), judge::answers(&tie, &parsed));
+    // The audit expects the description's words: its own solve passes, Code Jam's fails on
+    // every draw, naming the word it expected.
+    let me = crate::harness::TOMEK;
+    let desc = file.to_str().unwrap();
+    let few = ["--status", "draw", "--ply", "16"];
+    let right = format!("{me} solve --problem {desc}");
+    let mut args = vec!["audit", "--problem", desc, "--solver", &right];
+    args.extend(few);
+    let out = stdout_of(&args);
+    assert!(out.contains("answered all 5,356 boards right"), "{out}");
+    let wrong = format!("{me} solve");
+    let mut args = vec!["--quiet", "audit", "--problem", desc, "--solver", &wrong];
+    args.extend(few);
+    args.extend(["--max-failures", "1", "--format", "json"]);
+    let a = tomek().args(&args).assert().code(1);
+    let report: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    let failure = &report["failures"][0];
+    assert_eq!(
+        (&failure["expected"], &failure["received"]),
+        (&"Tie".into(), &"Draw".into())
+    );
     // A description whose words are too long for Code Jam's path takes the family's.
     let long = text.replace(
         "answer = \"Tie\"",

@@ -9,6 +9,7 @@
 use crate::outcome::Status;
 use crate::tictactoe::board::Board;
 use crate::tictactoe::check::{OutputLine, is_case_number, read_output_line, same_words};
+use crate::tictactoe::codejam::AnswerWords;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -194,6 +195,8 @@ pub struct Checker<'a> {
     pub tally: Tally,
     /// Where the output broke, if it did.
     pub broken: Option<BrokenAt>,
+    /// The answer of each status.
+    words: &'a AnswerWords,
 }
 
 impl<'a> Checker<'a> {
@@ -216,7 +219,14 @@ impl<'a> Checker<'a> {
             partial: Vec::new(),
             tally: Tally::new(keep),
             broken: None,
+            words: &AnswerWords::CODE_JAM,
         }
+    }
+
+    /// The checker for answers in other words than Code Jam's (`expected` written in them).
+    pub fn answering(mut self, words: &'a AnswerWords) -> Checker<'a> {
+        self.words = words;
+        self
     }
 
     /// Answers accepted so far (right or wrong).
@@ -331,7 +341,7 @@ impl<'a> Checker<'a> {
             return false;
         }
         let (board, expected) = self.cases[k];
-        if !same_words(answer, expected.answer().as_bytes()) {
+        if !same_words(answer, self.words.word(expected)) {
             self.tally.add(Failure {
                 case: self.first_case + k as u64 + 1,
                 board,

@@ -21,7 +21,7 @@ pub mod sizes;
 
 use crate::outcome::Status;
 use crate::tictactoe::board::Board;
-use crate::tictactoe::codejam::{self, AnswerWriter};
+use crate::tictactoe::codejam::{self, AnswerWords, AnswerWriter};
 use crate::tictactoe::enumerate::Selection;
 use crate::tictactoe::space::Space;
 use check::{Broken, Checker, Failure, Kind, Tally};
@@ -119,6 +119,8 @@ pub struct Options {
     pub max_failures: usize,
     /// The judge's limits on each run: memory, CPU time, file size.
     pub limits: Limits,
+    /// The answer of each status: Code Jam's, or a description's that only renames them.
+    pub words: AnswerWords,
 }
 
 /// The memory limit a judge sets when a problem says nothing: 2 GiB, the default of the
@@ -241,9 +243,17 @@ pub struct Report {
     pub problems: Vec<Problem>,
     /// Wall time of the whole audit.
     pub seconds: f64,
+    /// The answer of each status, as the solver was to print them.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub words: AnswerWords,
 }
 
 impl Report {
+    /// The answer the solver was to print for a status.
+    pub fn answer(&self, status: Status) -> String {
+        String::from_utf8_lossy(self.words.word(status)).into_owned()
+    }
+
     /// Whether every board was answered, and answered right.
     pub fn passed(&self) -> bool {
         self.wrong == 0 && self.problems.is_empty() && self.unchecked == 0 && !self.interrupted
@@ -347,6 +357,7 @@ pub fn audit<'a>(
         kinds: Vec::new(),
         problems: Vec::new(),
         seconds: 0.0,
+        words: opts.words.clone(),
     };
     let mut tally = Tally::new(keep);
 
@@ -573,12 +584,12 @@ fn run_chunk(
     statuses.clear();
     statuses.extend(c.cases.iter().map(|c| c.1));
     expected.clear();
-    let mut writer = AnswerWriter::new(std::mem::take(expected));
+    let mut writer = AnswerWriter::new(std::mem::take(expected)).answering(&opts.words);
     *expected = writer
         .push_all(statuses)
         .and_then(|()| writer.finish())
         .expect("writing to memory does not fail");
-    let mut checker = Checker::new(&c.cases, c.first_case, expected, keep);
+    let mut checker = Checker::new(&c.cases, c.first_case, expected, keep).answering(&opts.words);
     let deadline = Instant::now()
         .checked_add(opts.timeout)
         .unwrap_or_else(|| Instant::now() + Duration::from_secs(1 << 30));

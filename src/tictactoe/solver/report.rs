@@ -75,7 +75,7 @@ pub fn render(r: &Report) -> String {
                 grouped(f.case as u128),
                 f.stones.to_string(),
                 f.board.to_line(),
-                f.expected.answer().to_string(),
+                r.answer(f.expected),
                 shown_text(&f.received),
             ]);
         }
@@ -92,7 +92,7 @@ pub fn render(r: &Report) -> String {
             let _ = writeln!(
                 s,
                 "  expected `{}`, received `{}` ({}): case {}, {} stones",
-                k.expected.answer(),
+                r.answer(k.expected),
                 k.received,
                 count(k.count, "board", "boards"),
                 grouped(m.case as u128),
@@ -129,7 +129,7 @@ pub fn render(r: &Report) -> String {
                     grouped(case as u128),
                     grouped((case + 1 - p.first_case) as u128),
                     b.ply(),
-                    st.answer()
+                    r.answer(st)
                 );
                 indent(&mut s, &grid(b), "      ");
             }
