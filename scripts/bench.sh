@@ -610,14 +610,21 @@ section_family_tomek() {
     record "generate --problem tomek-tie, 1,000" "$via_s" "$plain_s"
     problem_verdict "generate tomek-tie / tomek" "$via_s" "$plain_s"
     if [[ -f "$all.in" ]]; then
-        plain_s="$(RUNS=1 best_time "$TOMEK" solve "$all.in")"
-        via_s="$(RUNS=1 best_time "$TOMEK" solve --problem "$tie" "$all.in")"
+        plain_s="$(best_time "$TOMEK" solve "$all.in")"
+        via_s="$(best_time "$TOMEK" solve --problem "$tie" "$all.in")"
         record "tomek solve, every board" "$plain_s" "$plain_s"
         record "solve --problem tomek-tie, every board" "$via_s" "$plain_s"
         problem_verdict "solve tomek-tie, every board / tomek" "$via_s" "$plain_s"
     else
         echo "   every reachable board's file is made by section problem: skipped"
     fi
+    # The audit of a right solver over every reachable board, each in its own words.
+    plain_s="$(RUNS=1 best_time "$TOMEK" --quiet audit --solver "$TOMEK solve" --chunk 1000000)"
+    via_s="$(RUNS=1 best_time "$TOMEK" --quiet audit --problem "$tie" \
+        --solver "$TOMEK solve --problem $tie" --chunk 1000000)"
+    record "tomek audit --solver, every board" "$plain_s" "$plain_s"
+    record "audit --problem tomek-tie --solver, every board" "$via_s" "$plain_s"
+    problem_verdict "audit tomek-tie, every board / tomek" "$via_s" "$plain_s"
 }
 
 # memory_verdict NAME MB: a summary row with pass or fail against 300 MB.
