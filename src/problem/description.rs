@@ -182,6 +182,26 @@ fn shared_geometry(
     Ok(g)
 }
 
+/// The board a valid description is on, `(rows, cols, line, joker)`, read without the rest
+/// of it or the board's tables: to tell which built-ins a description may match before
+/// reading them whole.
+pub(super) fn board_of(text: &str) -> Option<(u32, u32, u32, bool)> {
+    #[derive(Deserialize)]
+    struct Only {
+        board: Shape,
+    }
+    #[derive(Deserialize)]
+    struct Shape {
+        rows: u32,
+        cols: u32,
+        line: u32,
+        #[serde(default)]
+        joker: bool,
+    }
+    let b = toml::from_str::<Only>(text).ok()?.board;
+    Some((b.rows, b.cols, b.line, b.joker))
+}
+
 /// Reads a description. `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<Problem, DescriptionError> {
     let loc = Locator::new(file, text);

@@ -195,18 +195,20 @@ pub const BUILTIN: [(&str, &str); 8] = [
     ("uva10111", include_str!("builtin/uva10111.toml")),
 ];
 
-/// The built-in problems, read once, in the order of [`BUILTIN`] (Tomek's first).
-fn builtins() -> &'static [Problem] {
-    static READ: std::sync::OnceLock<Vec<Problem>> = std::sync::OnceLock::new();
-    READ.get_or_init(|| {
-        BUILTIN
-            .iter()
-            .map(|(n, text)| {
-                description::parse(&format!("built-in {n}"), text)
-                    .expect("the built-in descriptions are valid (tested)")
-            })
-            .collect()
+/// The built-in problem at `i` in [`BUILTIN`] (Tomek's first), read on first use: a command
+/// reads only the built-ins it looks at, and each board's tables are built once.
+fn builtin_at(i: usize) -> &'static Problem {
+    static READ: [OnceLock<Problem>; BUILTIN.len()] = [const { OnceLock::new() }; BUILTIN.len()];
+    READ[i].get_or_init(|| {
+        let (name, text) = BUILTIN[i];
+        description::parse(&format!("built-in {name}"), text)
+            .expect("the built-in descriptions are valid (tested)")
     })
+}
+
+/// Code Jam's Tic-Tac-Toe-Tomek as built in.
+fn builtin_tomek() -> &'static Problem {
+    builtin_at(0)
 }
 
 /// Why a problem could not be had.
@@ -248,7 +250,8 @@ impl Problem {
 
     /// A built-in problem.
     pub fn builtin(name: &str) -> Option<Problem> {
-        builtins().iter().find(|p| p.name == name).cloned()
+        let i = BUILTIN.iter().position(|(n, _)| *n == name)?;
+        Some(builtin_at(i).clone())
     }
 
     /// Code Jam's Tic-Tac-Toe-Tomek, the default problem.
@@ -268,7 +271,12 @@ impl Problem {
     /// reads nothing but the board, the input space and the rules' conditions, so a copy of a
     /// built-in with other answer words, symbols or layout passes as the built-in does.
     fn checked(self) -> Result<Problem, DescriptionError> {
-        if !builtins().iter().any(|b| b.same_conditions(&self)) {
+        let g = &self.geometry;
+        let board = (g.rows, g.cols, g.line, g.joker);
+        let same = (0..BUILTIN.len())
+            .filter(|&i| description::board_of(BUILTIN[i].1) == Some(board))
+            .any(|i| builtin_at(i).same_conditions(&self));
+        if !same {
             self.check_rules()?;
         }
         Ok(self)
@@ -305,7 +313,7 @@ impl Problem {
     /// Whether this is Code Jam's Tic-Tac-Toe-Tomek in everything that decides an answer, so
     /// that the specialised Code Jam path of [`crate::tictactoe`] serves it.
     pub fn is_tomek(&self) -> bool {
-        self.same_judgement(&builtins()[0])
+        self.same_judgement(builtin_tomek())
     }
 
     /// The answer of each Code Jam status when this description judges as Code Jam's does in
@@ -315,7 +323,7 @@ impl Problem {
     /// it with these words: the same positions, the same rule for each, only the printed
     /// text differs.
     pub fn code_jam_words(&self) -> Option<AnswerWords> {
-        let tomek = &builtins()[0];
+        let tomek = builtin_tomek();
         if !(self.same_conditions(tomek)
             && self.symbols == tomek.symbols
             && self.layout == tomek.layout
