@@ -20,7 +20,7 @@
 //! edge, killer); the spec, the generator and the writing of files are here.
 
 mod profiles;
-mod uniform;
+pub(crate) mod uniform;
 
 pub use profiles::{
     KillerSet, cell_name, coverage_cell, edge_boards, killer_boards, line_name, lines_won,

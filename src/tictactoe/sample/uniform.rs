@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 /// Every 16-bit mask, grouped by number of bits, each group in increasing order. Increasing
 /// order among masks of `k` bits is colexicographic order, so entry `r` of group `k` is the
 /// `k`-subset of colex rank `r`, and the subsets of the lowest `n` squares come first.
-pub(super) fn subsets(k: u32) -> &'static [u16] {
+pub(crate) fn subsets(k: u32) -> &'static [u16] {
     static S: OnceLock<Vec<Vec<u16>>> = OnceLock::new();
     &S.get_or_init(|| {
         let mut by = vec![Vec::new(); 17];
