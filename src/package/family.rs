@@ -21,13 +21,10 @@ use super::{PackageError, desc};
 use crate::problem::layout::{self, Input};
 use crate::problem::mutants::{Catalogue, Mutant, killer_set};
 use crate::problem::rules::Conditions;
-use crate::problem::sample::{Profile, draw};
+use crate::problem::sample::{Profile, contest, draw};
 use crate::problem::{BoardLayout, Cases, Dataset, InputSpace, Problem, Separator, judge};
 use crate::tictactoe::board::Board;
 use crate::tictactoe::codejam::Strictness;
-use crate::tictactoe::sample::below;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
 
 /// The board's rules shared by the validator and the solutions.
@@ -902,7 +899,7 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
     ];
     // The killer set is found once: the contest profile starts from it.
     let draw = |profile: Profile, cases: u64| match profile {
-        Profile::Contest => contest(p, &killer_boards, cases, seed),
+        Profile::Contest => contest(p, killer_boards.clone(), cases, seed),
         _ => draw(p, profile, cases, seed),
     };
     for (stem, kind, profile, cases, what) in drawn {
@@ -949,22 +946,6 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
         }
     }
     Ok(out)
-}
-
-/// The positions of the contest profile ([`Profile::Contest`]) from the killer set already
-/// found: the same positions in the same order as [`draw`] gives, without searching for the
-/// set again (on a 4×4 board the search takes a minute).
-fn contest(p: &Problem, killer: &[Board], cases: u64, seed: u64) -> Vec<Board> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut boards = killer.to_vec();
-    boards.truncate(cases as usize);
-    let rest = cases - boards.len() as u64;
-    boards.extend(draw(p, Profile::Balanced, rest, seed));
-    for i in (1..boards.len()).rev() {
-        let j = below(&mut rng, i as u64 + 1) as usize;
-        boards.swap(i, j);
-    }
-    boards
 }
 
 /// For each case (by [`Case::path`]), the mutants that answer one of its boards wrongly.
@@ -1304,24 +1285,4 @@ pub fn problem(p: &Problem, seed: u64) -> Result<super::format::Problem, Package
             slowest_run: 0.05,
         },
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_contest_file_from_the_killer_set_is_the_contest_profile() {
-        for name in ["toe1", "cf3c"] {
-            let p = Problem::builtin(name).unwrap();
-            let killer = killer_set(&p).boards;
-            for cases in [1, 5, 1000] {
-                assert_eq!(
-                    contest(&p, &killer, cases, 7),
-                    draw(&p, Profile::Contest, cases, 7),
-                    "{name}, {cases} cases"
-                );
-            }
-        }
-    }
 }

@@ -50,17 +50,7 @@ pub fn draw(problem: &Problem, profile: Profile, cases: u64, seed: u64) -> Vec<B
                     .collect()
             }
         },
-        Profile::Contest => {
-            let mut boards = killer_set(problem).boards;
-            boards.truncate(cases as usize);
-            let rest = cases - boards.len() as u64;
-            boards.extend(draw(problem, Profile::Balanced, rest, seed));
-            for i in (1..boards.len()).rev() {
-                let j = below(&mut rng, i as u64 + 1) as usize;
-                boards.swap(i, j);
-            }
-            boards
-        }
+        Profile::Contest => contest(problem, killer_set(problem).boards, cases, seed),
         Profile::Balanced => {
             let mut values = problem.values_for_all();
             let answers = problem.answers();
@@ -84,6 +74,21 @@ pub fn draw(problem: &Problem, profile: Profile, cases: u64, seed: u64) -> Vec<B
                 .collect()
         }
     }
+}
+
+/// The positions of the contest profile from the killer set `killer` (the set, cut to
+/// `cases`, then balanced draws for the rest, in a seeded order): for a caller that already
+/// has the set (on a 4×4 board its search takes a minute).
+pub fn contest(problem: &Problem, mut killer: Vec<Board>, cases: u64, seed: u64) -> Vec<Board> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    killer.truncate(cases as usize);
+    let rest = cases - killer.len() as u64;
+    killer.extend(draw(problem, Profile::Balanced, rest, seed));
+    for i in (1..killer.len()).rev() {
+        let j = below(&mut rng, i as u64 + 1) as usize;
+        killer.swap(i, j);
+    }
+    killer
 }
 
 /// A base space's positions by number, without listing them: each setup's proposals one after
