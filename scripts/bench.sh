@@ -63,42 +63,32 @@ build() {
     (cd "$ROOT" && cargo build --release --quiet $BUILD_FLAGS)
 }
 
-# median_pair A B: runs the shell functions A and B in turn, $MEDIAN_RUNS rounds (default 7),
-# output to /dev/null, and prints the median wall time of each, in seconds. Alternating them
-# makes both see the same load on a shared machine, so their ratio means more than either
-# time; medians rather than bests, as a load that comes and goes is not the work measured.
-median_pair() {
-    local rounds="${MEDIAN_RUNS:-7}" ta=() tb=() start end
+# alternated ROUNDS REDUCE A B: runs the shell functions A and B in turn for ROUNDS rounds
+# (`A B A B ...`), output to /dev/null, and prints REDUCE (median_s or min_s) of each one's wall
+# times, in seconds. Alternating them makes both see the same load on a shared machine, so their
+# ratio means more than either time.
+alternated() {
+    local rounds="$1" reduce="$2" ta=() tb=() start end
     for _ in $(seq "$rounds"); do
         start="$(date +%s%N)"
-        "$1" >/dev/null
+        "$3" >/dev/null
         end="$(date +%s%N)"
         ta+=($((end - start)))
         start="$(date +%s%N)"
-        "$2" >/dev/null
+        "$4" >/dev/null
         end="$(date +%s%N)"
         tb+=($((end - start)))
     done
-    printf '%s %s\n' "$(median_s "${ta[@]}")" "$(median_s "${tb[@]}")"
+    printf '%s %s\n' "$("$reduce" "${ta[@]}")" "$("$reduce" "${tb[@]}")"
 }
 
-# best_pair A B: the best wall times of two commands (shell functions) run alternately for
-# $RUNS rounds (`A B A B ...`), printed as `A_SECONDS B_SECONDS`: on a machine whose speed
-# drifts, both see the same drift.
-best_pair() {
-    local ta=() tb=() start end
-    for _ in $(seq "$RUNS"); do
-        start="$(date +%s%N)"
-        "$1" >/dev/null
-        end="$(date +%s%N)"
-        ta+=($((end - start)))
-        start="$(date +%s%N)"
-        "$2" >/dev/null
-        end="$(date +%s%N)"
-        tb+=($((end - start)))
-    done
-    printf '%s %s\n' "$(min_s "${ta[@]}")" "$(min_s "${tb[@]}")"
-}
+# median_pair A B: the medians of A's and B's times over $MEDIAN_RUNS alternated rounds
+# (default 7); medians rather than bests, as a load that comes and goes is not the work measured.
+median_pair() { alternated "${MEDIAN_RUNS:-7}" median_s "$1" "$2"; }
+
+# best_pair A B: the best of A's and B's times over $RUNS alternated rounds: for commands whose
+# speed is steady but whose machine is not.
+best_pair() { alternated "$RUNS" min_s "$1" "$2"; }
 
 # min_s NS...: the least of nanosecond counts, in seconds.
 min_s() {
