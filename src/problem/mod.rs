@@ -319,9 +319,9 @@ impl Problem {
     /// The answer of each Code Jam status when this description judges as Code Jam's does in
     /// everything but its answer words (`Tie` for `Draw`, say): the same board, symbols,
     /// input space, layout, datasets and rules' conditions, one word per status, none a
-    /// template or longer than [`crate::tictactoe::codejam::MAX_ANSWER_BYTES`]. Code Jam's specialised path then serves
-    /// it with these words: the same positions, the same rule for each, only the printed
-    /// text differs.
+    /// template or longer than [`crate::tictactoe::codejam::MAX_ANSWER_BYTES`]. Code Jam's
+    /// specialised path then serves it with these words: the same positions, the same rule
+    /// for each, only the printed text differs.
     pub fn code_jam_words(&self) -> Option<AnswerWords> {
         let tomek = builtin_tomek();
         if !(self.same_conditions(tomek)
