@@ -85,7 +85,7 @@ if ! [ -x /usr/bin/time ]; then
 fi
 
 cargo build --release --quiet
-tomek=$root/target/release/tomek
+tomek=${CARGO_TARGET_DIR:-$root/target}/release/tomek
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -10,7 +10,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TOMEK="$ROOT/target/release/tomek"
+TOMEK="${CARGO_TARGET_DIR:-$ROOT/target}/release/tomek"
 RUNS="${RUNS:-5}"
 # 6 × 1,666,667 sample cases: just over ten million.
 REPEATS="${REPEATS:-1666667}"

@@ -29,7 +29,7 @@ fi
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 cd "$root"
 cargo build --release --quiet
-tomek=$root/target/release/tomek
+tomek=${CARGO_TARGET_DIR:-$root/target}/release/tomek
 out=tests/data/fourow
 mkdir -p "$out"
 

@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 # Every feature: the man pages document the SQL commands in full, not as a build without them
 # shows them.
 cargo build --release --quiet --all-features
-tomek=target/release/tomek
+tomek="${CARGO_TARGET_DIR:-target}/release/tomek"
 mkdir -p generated
 
 # Four in a row (SPOJ FOUROW): the statement's sample, kept in tests/data and copied here with

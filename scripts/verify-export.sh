@@ -21,7 +21,7 @@ fi
 tomek="${TOMEK_BIN:-}"
 if [ -z "$tomek" ]; then
     cargo build --release --quiet --features sql
-    tomek=target/release/tomek
+    tomek="${CARGO_TARGET_DIR:-target}/release/tomek"
 fi
 
 start=$(date +%s%N)

@@ -39,7 +39,7 @@ P2D_VENV="$TOOLS/p2d-venv"
 CONFIG="$ROOT/target/problemtools-config"
 OUT="$ROOT/target/packages"
 # The binary that builds the packages: TOMEK_BIN, or the release build made here.
-TOMEK="${TOMEK_BIN:-$ROOT/target/release/tomek}"
+TOMEK="${TOMEK_BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/tomek}"
 FIXTURES="$ROOT/tests/fixtures/package"
 
 # install_venv, shared with .ci/run.

@@ -27,7 +27,7 @@ tomek="${TOMEK_BIN:-}"
 if [ -z "$tomek" ]; then
     # The web server is a feature of its own, not in the default build.
     cargo build --release --quiet --features web
-    tomek=target/release/tomek
+    tomek="${CARGO_TARGET_DIR:-target}/release/tomek"
 fi
 mkdir -p generated
 "$venv/bin/python" scripts/verify-web.py "$tomek"
