@@ -316,6 +316,8 @@ fn a_crash_names_the_board_it_died_on() {
 fn a_hang_is_killed_with_everything_it_started() {
     let dir = tempfile::tempdir().unwrap();
     let pids = dir.path().join("pids");
+    // The wall-clock limit is far above the solver's start-up, on a busy machine too: the
+    // solver hangs (and writes its process ids) long before the limit trips.
     let start = Instant::now();
     let out = audit_cmd(&[
         "--solver",
@@ -325,7 +327,7 @@ fn a_hang_is_killed_with_everything_it_started() {
         "--ply",
         "16",
         "--timeout",
-        "1.5",
+        "10",
         "--max-failures",
         "2",
     ])
@@ -333,15 +335,15 @@ fn a_hang_is_killed_with_everything_it_started() {
     .output()
     .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(start.elapsed() < Duration::from_secs(30));
+    assert!(start.elapsed() < Duration::from_secs(120));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("still running after 1.5 s: killed"), "{text}");
+    assert!(text.contains("still running after 10 s: killed"), "{text}");
     assert!(text.contains("chunk 1 (cases 1-1,000)"), "{text}");
     assert_all_gone(&pids);
 }
 
-/// Every process id written to `pids` is gone (or a zombie of another parent) within a
-/// moment: SIGKILL takes effect when the process is next scheduled.
+/// Every process id written to `pids` is gone (or a zombie of another parent) soon: SIGKILL
+/// takes effect when the process is next scheduled, which a busy machine may put off.
 fn assert_all_gone(pids: &Path) {
     let listed = std::fs::read_to_string(pids).unwrap();
     let ids: Vec<u32> = listed
@@ -358,7 +360,7 @@ fn assert_all_gone(pids: &Path) {
                 break;
             }
             assert!(
-                start.elapsed() < Duration::from_secs(3),
+                start.elapsed() < Duration::from_secs(30),
                 "process {id} still running: {stat}"
             );
             std::thread::sleep(Duration::from_millis(20));
