@@ -16,8 +16,13 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 # Every feature: the man pages document the SQL commands in full, not as a build without them
-# shows them.
-cargo build --release --quiet --all-features
+# shows them (or TOMEK_TEST_FEATURES, the features .ci/run built the tests with: the binary is
+# the same, as `deep-tests` changes the tests only).
+if [ -n "${TOMEK_TEST_FEATURES:-}" ]; then
+    cargo build --release --quiet --features "$TOMEK_TEST_FEATURES"
+else
+    cargo build --release --quiet --all-features
+fi
 tomek="${CARGO_TARGET_DIR:-target}/release/tomek"
 mkdir -p generated
 

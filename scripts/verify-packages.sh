@@ -345,8 +345,13 @@ EOF
 validators() {
     install_p2d
     echo "== the validators proved"
-    # Every feature, as CI's tests build them, so that after them nothing is rebuilt.
-    (cd "$ROOT" && TOMEK_TESTLIB="$(testlib_path)" cargo test --release --all-features --quiet --test it -- \
+    # The features CI's tests are built with (TOMEK_TEST_FEATURES), so that after them nothing
+    # is rebuilt; every feature otherwise.
+    local features=(--all-features)
+    if [ -n "${TOMEK_TEST_FEATURES:-}" ]; then
+        features=(--features "$TOMEK_TEST_FEATURES")
+    fi
+    (cd "$ROOT" && TOMEK_TESTLIB="$(testlib_path)" cargo test --release "${features[@]}" --quiet --test it -- \
         --ignored --nocapture --test-threads=1 \
         package::tomek_validator_accepts_every_reachable_board \
         package::polygon_validators_reject_every_near_miss_kind 2>&1) |
