@@ -714,7 +714,7 @@ fn a_flood_of_blank_lines_is_stopped() {
             .unwrap()
             .ends_with("for 1,680 cases: killed")
     );
-    assert!(start.elapsed() < Duration::from_secs(20));
+    assert!(start.elapsed() < Duration::from_secs(60));
 }
 
 #[test]
@@ -858,7 +858,7 @@ fn a_spinning_solver_is_stopped_by_the_cpu_limit() {
     let start = Instant::now();
     let p = broken_run_under(
         "while :; do :; done",
-        &["--cpu-limit", "1s", "--timeout", "30"],
+        &["--cpu-limit", "1s", "--timeout", "120"],
     );
     assert_eq!(p["kind"], "cpu-time", "{p:#}");
     assert_eq!(p["verdict"], "time limit exceeded");
@@ -873,7 +873,7 @@ fn a_spinning_solver_is_stopped_by_the_cpu_limit() {
     );
     assert!(p["cpu_seconds"].as_f64().unwrap() > 0.5, "{p:#}");
     // Stopped by the CPU limit, not the wall-clock one (the probe spins too, for a second).
-    assert!(start.elapsed() < Duration::from_secs(25));
+    assert!(start.elapsed() < Duration::from_secs(110));
 }
 
 #[test]

@@ -51,7 +51,7 @@ const FEATURES: &[(&str, bool)] = &[
 ];
 
 /// How long one command may run before the test gives up on it.
-const TIMEOUT: Duration = Duration::from_secs(60);
+const TIMEOUT: Duration = Duration::from_secs(600);
 
 /// One `console` block: where it is, what its info string says, and its commands.
 #[derive(Debug)]
