@@ -80,11 +80,7 @@ pub fn smallest_cover(sets: &[Bits], exclusive: &Bits) -> Vec<usize> {
             distinct.push(i);
         }
     }
-    let candidates: Vec<usize> = distinct
-        .iter()
-        .copied()
-        .filter(|&i| !dominated(&all, &distinct, i))
-        .collect();
+    let candidates = maximal(&all, &distinct);
     let masks: Vec<Vec<u64>> = candidates.iter().map(|&i| all[i].clone()).collect();
     let mut target = vec![0u64; words];
     for m in &masks {
@@ -142,12 +138,25 @@ pub fn smallest_cover(sets: &[Bits], exclusive: &Bits) -> Vec<usize> {
     out
 }
 
-/// Whether some set of `among` other than `all[i]` strictly contains it.
-fn dominated(all: &[Vec<u64>], among: &[usize], i: usize) -> bool {
+/// The sets of `distinct` (increasing indices into `all`, no two equal) that no other one
+/// strictly contains, in the order of `distinct`. A set is only ever held by a larger one, and
+/// if by any then by one that nothing holds: so the sets are taken largest first, each held up
+/// against the maximal ones found so far only, which are few beside the many small ones.
+fn maximal(all: &[Vec<u64>], distinct: &[usize]) -> Vec<usize> {
     let within = |a: &[u64], b: &[u64]| a.iter().zip(b).all(|(x, y)| x & !y == 0);
-    among
-        .iter()
-        .any(|&j| j != i && within(&all[i], &all[j]) && all[i] != all[j])
+    let size = |i: usize| all[i].iter().map(|w| w.count_ones()).sum::<u32>();
+    let mut by_size: Vec<(u32, usize)> = distinct.iter().map(|&i| (size(i), i)).collect();
+    by_size.sort_by_key(|&(n, i)| (std::cmp::Reverse(n), i));
+    let mut kept: Vec<(u32, usize)> = Vec::new();
+    for (n, i) in by_size {
+        // Only a larger set can hold it: sets of one size that differ never do.
+        if !kept.iter().any(|&(m, j)| m > n && within(&all[i], &all[j])) {
+            kept.push((n, i));
+        }
+    }
+    let mut out: Vec<usize> = kept.into_iter().map(|(_, i)| i).collect();
+    out.sort_unstable();
+    out
 }
 
 /// The indices of the distinct sets (the first of equal ones) that no other one strictly
@@ -165,11 +174,7 @@ pub fn undominated(sets: &[Bits]) -> Vec<usize> {
         .collect();
     let mut seen = hashbrown::HashSet::new();
     let distinct: Vec<usize> = (0..all.len()).filter(|&i| seen.insert(&all[i])).collect();
-    distinct
-        .iter()
-        .copied()
-        .filter(|&i| !dominated(&all, &distinct, i))
-        .collect()
+    maximal(&all, &distinct)
 }
 
 /// The steps [`smallest_cover`]'s search may take (each a look at every candidate set) before
