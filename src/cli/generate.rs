@@ -31,8 +31,9 @@ pub struct Args {
     pub seed: u64,
     #[command(flatten)]
     pub setup: SetupFilter,
-    /// Write PREFIX.in and PREFIX.out (the answers), each replaced only when complete.
-    /// Without it the input goes to standard output and no answers are written.
+    /// Write PREFIX.in and PREFIX.out (the answers), each replaced only when complete; for a
+    /// problem of one case per file, PREFIX.N.in and PREFIX.N.out for each case N. Without it
+    /// the input goes to standard output and no answers are written.
     #[arg(long, short, value_name = "PREFIX")]
     pub output: Option<PathBuf>,
     #[command(flatten)]

@@ -42,6 +42,7 @@ impl ProblemArg {
             return Ok(Served::CodeJam(AnswerWords::CODE_JAM));
         };
         let p = Problem::load(name)?;
+        warn_if_shadowing(&p);
         Ok(match p.code_jam_words() {
             Some(words) => Served::CodeJam(words),
             None => Served::Family(Box::new(p)),
@@ -56,7 +57,20 @@ impl ProblemArg {
             return Ok(None);
         };
         let p = load(name)?;
+        warn_if_shadowing(&p);
         Ok((!p.is_tomek()).then_some(p))
+    }
+}
+
+/// Warns, on standard error, when a description file bears a built-in's name: `--problem
+/// NAME` means the built-in, and the files made from the description say so.
+pub fn warn_if_shadowing(p: &Problem) {
+    if p.shadows_a_builtin() {
+        eprintln!(
+            "tomek: warning: {} is named {}, as a built-in problem is; `--problem {}` means the \
+             built-in: give the file's path, or rename the problem (its `name`)",
+            p.origin, p.name, p.name
+        );
     }
 }
 
@@ -311,11 +325,12 @@ pub fn profile(name: tomek::tictactoe::sample::Profile) -> anyhow::Result<Profil
         P::Uniform => Profile::Uniform,
         P::Balanced => Profile::Balanced,
         P::Killer => Profile::Killer,
+        P::Edge => Profile::Edge,
         P::Exhaustive => Profile::All,
         P::Contest => Profile::Contest,
         other => anyhow::bail!(
             "--profile {}: Code Jam's only; a problem of the family has uniform, balanced, \
-             killer, contest and exhaustive",
+             killer, edge, contest and exhaustive",
             other.name()
         ),
     })
@@ -356,7 +371,7 @@ pub fn generate(
             if boards.len() != 1 {
                 anyhow::bail!(
                     "{} has one case per file: give -o PREFIX to write PREFIX.N.in and \
-                     PREFIX.N.ans for each of the {} cases",
+                     PREFIX.N.out for each of the {} cases",
                     p.name,
                     boards.len()
                 );
@@ -377,7 +392,7 @@ pub fn generate(
                 &PathBuf::from(format!("{stem}.in")),
                 &layout::input_text(p, &[b]),
             )?;
-            write_file(&PathBuf::from(format!("{stem}.ans")), &ans)?;
+            write_file(&PathBuf::from(format!("{stem}.out")), &ans)?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -405,7 +420,7 @@ pub fn generate(
                 PathBuf::from(s)
             };
             write_file(&with(".in"), &input)?;
-            write_file(&with(".ans"), &answers)?;
+            write_file(&with(".out"), &answers)?;
         }
         None => {
             use std::io::Write;
@@ -587,7 +602,7 @@ pub fn stats(p: &Problem, format: Format, mutants: bool) -> anyhow::Result<ExitC
                  answer (`tomek generate --problem {} --profile killer`)",
                 c.killer_set,
                 c.coverage_cells,
-                p.name
+                p.command_arg()
             );
         }
     }
@@ -674,10 +689,15 @@ pub fn audit_solver(
     })
 }
 
-/// Every position of the input space, the killer set first: a wrong solver fails within the
-/// first run.
+/// Every position of the input space, the killer set and the edge positions first: a wrong
+/// solver fails within the first run.
 fn telling_first(p: &Problem) -> Vec<tomek::tictactoe::board::Board> {
     let mut boards = mutants::killer_set(p).boards;
+    for b in sample::edge(p) {
+        if !boards.contains(&b) {
+            boards.push(b);
+        }
+    }
     let front: std::collections::HashSet<_> = boards.iter().copied().collect();
     boards.extend(p.positions().into_iter().filter(|b| !front.contains(b)));
     boards

@@ -40,6 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut problems = tomek::web::Options::default().problems;
     if let Some(name) = &args.problem {
         let p = tomek::problem::Problem::load(name)?;
+        super::problem::warn_if_shadowing(&p);
         problems.retain(|b| b.name != p.name);
         problems.insert(0, p);
     }

@@ -806,9 +806,9 @@ fn case(
 pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
     let single = p.layout.cases == Cases::Single;
     let rebuild = format!(
-        "tomek package --problem {} --seed {seed} (or tomek generate --problem {} with the \
-         profile named above)",
-        p.name, p.name
+        "tomek package --problem {arg} --seed {seed} (or tomek generate --problem {arg} with \
+         the profile named above)",
+        arg = p.command_arg()
     );
     let killer = killer_set(p);
     let (mutants, cells, killer_boards) = (killer.mutants, killer.cells.len(), killer.boards);
@@ -886,7 +886,8 @@ pub fn cases(p: &Problem, seed: u64) -> Result<Vec<Case>, PackageError> {
             "contest",
             Profile::Contest,
             CONTEST_CASES.min(d.max).max(d.min),
-            "The killer set, then each answer equally often, in a seeded order (profile \
+            "The killer set and the edge positions (the fewest stones, and every answer at every \
+             ply where it occurs), then each answer equally often, in a seeded order (profile \
              contest)",
         ),
         (

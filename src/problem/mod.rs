@@ -248,6 +248,27 @@ impl Problem {
         Ok(description::parse(name_or_path, &text)?)
     }
 
+    /// What `--problem` takes to load this problem again, as one word of a shell command: a
+    /// built-in's name, or the path of the file it was read from, in single quotes when it
+    /// holds anything but letters, digits and `_-./+,:@%=`.
+    pub fn command_arg(&self) -> String {
+        if let Some(name) = self.origin.strip_prefix("built-in ") {
+            return name.to_string();
+        }
+        let plain = |c: char| c.is_ascii_alphanumeric() || "_-./+,:@%=".contains(c);
+        if !self.origin.is_empty() && self.origin.chars().all(plain) {
+            self.origin.clone()
+        } else {
+            format!("'{}'", self.origin.replace('\'', r"'\''"))
+        }
+    }
+
+    /// Whether this problem was read from a file whose `name` is a built-in's, so that
+    /// `--problem NAME` would load the built-in and not the file.
+    pub fn shadows_a_builtin(&self) -> bool {
+        !self.origin.starts_with("built-in ") && BUILTIN.iter().any(|(n, _)| *n == self.name)
+    }
+
     /// A built-in problem.
     pub fn builtin(name: &str) -> Option<Problem> {
         let i = BUILTIN.iter().position(|(n, _)| *n == name)?;

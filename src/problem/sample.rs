@@ -23,24 +23,29 @@ pub enum Profile {
     All,
     /// The killer set: a smallest set that catches every wrong solution of the catalogue.
     Killer,
-    /// The killer set, then balanced draws for the rest, in a seeded order.
+    /// The boundaries of the input space ([`edge`]): the fewest stones of each setup, and
+    /// every answer at every ply where it occurs, the full boards among them.
+    Edge,
+    /// The killer set and the edge positions, then balanced draws for the rest, in a seeded
+    /// order.
     Contest,
 }
 
 impl Profile {
     /// Whether the profile fixes its own number of cases.
     pub fn has_natural_size(self) -> bool {
-        matches!(self, Profile::All | Profile::Killer)
+        matches!(self, Profile::All | Profile::Killer | Profile::Edge)
     }
 }
 
 /// The positions of a test file: `cases` of them for the drawn profiles, the profile's own
-/// for `All` and `Killer`.
+/// for `All`, `Killer` and `Edge`.
 pub fn draw(problem: &Problem, profile: Profile, cases: u64, seed: u64) -> Vec<Board> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     match profile {
         Profile::All => problem.positions(),
         Profile::Killer => killer_set(problem).boards,
+        Profile::Edge => edge(problem),
         Profile::Uniform => match by_rejection(problem, cases, &mut rng) {
             Some(boards) => boards,
             None => {
@@ -76,11 +81,64 @@ pub fn draw(problem: &Problem, profile: Profile, cases: u64, seed: u64) -> Vec<B
     }
 }
 
-/// The positions of the contest profile from the killer set `killer` (the set, cut to
-/// `cases`, then balanced draws for the rest, in a seeded order): for a caller that already
-/// has the set (on a 4×4 board its search takes a minute).
+/// The edge positions of the input space, fewest stones first: for each setup (no joker, then
+/// the joker on each square) its positions with the fewest stones (the empty board, where the
+/// space holds it), then for every ply and every answer that occurs there the first position
+/// of the space with that answer at that ply. The first and last plies are there, and each
+/// answer of the full boards; a solver that mishandles the smallest or the fullest boards, or
+/// one answer at one ply, fails here.
+pub fn edge(problem: &Problem) -> Vec<Board> {
+    let mut values = problem.values_for_all();
+    // Per setup, the fewest stones seen and the positions with them; per (ply, answer), the
+    // first position.
+    let mut fewest: Vec<(u16, u32, Vec<Board>)> = Vec::new();
+    let mut first: hashbrown::HashMap<(u32, usize), Board> = hashbrown::HashMap::new();
+    problem.for_each_position(|b| {
+        let ply = b.ply();
+        match fewest.iter_mut().find(|(t, _, _)| *t == b.t) {
+            Some((_, least, boards)) => {
+                if ply < *least {
+                    *least = ply;
+                    boards.clear();
+                }
+                if ply == *least {
+                    boards.push(b);
+                }
+            }
+            None => fewest.push((b.t, ply, vec![b])),
+        }
+        let f = problem.facts_fast(b, &mut values);
+        let a = problem
+            .answer_index(&f)
+            .expect("the rules cover the input space");
+        first.entry((ply, a)).or_insert(b);
+    });
+    let mut out: Vec<Board> = Vec::new();
+    for (_, _, boards) in &fewest {
+        // A handful of the smallest positions is an edge; hundreds are not.
+        out.extend(boards.iter().take(4));
+    }
+    let mut by_ply: Vec<((u32, usize), Board)> = first.into_iter().collect();
+    by_ply.sort_unstable_by_key(|&(k, _)| k);
+    for (_, b) in by_ply {
+        if !out.contains(&b) {
+            out.push(b);
+        }
+    }
+    out.sort_by_key(|b| b.ply());
+    out
+}
+
+/// The positions of the contest profile from the killer set `killer` (the set and the edge
+/// positions, cut to `cases`, then balanced draws for the rest, in a seeded order): for a
+/// caller that already has the set (on a 4×4 board its search takes a while).
 pub fn contest(problem: &Problem, mut killer: Vec<Board>, cases: u64, seed: u64) -> Vec<Board> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for b in edge(problem) {
+        if !killer.contains(&b) {
+            killer.push(b);
+        }
+    }
     killer.truncate(cases as usize);
     let rest = cases - killer.len() as u64;
     killer.extend(draw(problem, Profile::Balanced, rest, seed));

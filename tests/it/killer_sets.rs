@@ -291,3 +291,62 @@ fn a_contest_file_holds_the_rare_combinations() {
     });
     assert!(rare);
 }
+
+/// The edge profile holds the boundaries of every 3×3 space: the empty grid where the space
+/// holds it, and every answer at every ply where it occurs (counted here over the whole
+/// space); a contest file holds them too.
+#[test]
+fn the_edge_profile_holds_every_answer_at_every_ply_and_the_smallest_grid() {
+    use tomek::problem::sample::{self, Profile};
+    for name in THREE_BY_THREE {
+        let p = Problem::builtin(name).unwrap();
+        let mut values = Values::new();
+        let pairs = |boards: &[Board], values: &mut Values| -> BTreeSet<(u32, String)> {
+            boards
+                .iter()
+                .map(|&b| {
+                    let ply = (b.x | b.o).count_ones();
+                    (ply, p.verdicts[p.verdict(b, values)].answer.clone())
+                })
+                .collect()
+        };
+        let everywhere = pairs(&p.positions(), &mut values);
+        let edge = sample::draw(&p, Profile::Edge, 0, 1);
+        assert_eq!(pairs(&edge, &mut values), everywhere, "{name}");
+        let empty = Board::empty(0);
+        assert_eq!(
+            edge.contains(&empty),
+            p.in_space(empty),
+            "{name}: the empty grid"
+        );
+        let contest = sample::draw(&p, Profile::Contest, 500, 7);
+        assert!(edge.iter().all(|b| contest.contains(b)), "{name}: contest");
+    }
+}
+
+#[test]
+fn a_rejected_empty_board_and_a_short_search_fail_the_edge_file() {
+    for (problem, bug) in [
+        ("toe1", "empty-rejected"),
+        ("ccc-hk-2008-j4", "empty-rejected"),
+        ("cf3c", "empty-rejected"),
+        ("toe1", "short-search"),
+        ("toe2", "short-search"),
+        ("cf3c", "short-search"),
+    ] {
+        for args in [
+            &["--profile", "edge"][..],
+            &["--profile", "contest", "--cases", "300"],
+        ] {
+            let mut all = args.to_vec();
+            all.extend(["--max-failures", "1"]);
+            let (code, r) = audit(problem, &solver(problem, bug), &all);
+            assert_eq!(code, 1, "{problem} {bug} passes {args:?}: {r}");
+        }
+    }
+    // The right solution passes the edge file.
+    for problem in THREE_BY_THREE {
+        let (code, r) = audit(problem, &solver(problem, "none"), &["--profile", "edge"]);
+        assert_eq!(code, 0, "{problem}: {r}");
+    }
+}

@@ -33,6 +33,7 @@ mod problems_4x4;
 mod query;
 #[cfg(feature = "sql")]
 mod query_problem;
+mod setter;
 mod solve_cli;
 mod validate_cli;
 #[cfg(feature = "web")]

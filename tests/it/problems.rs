@@ -539,7 +539,7 @@ fn generated_files_validate_and_their_answers_check() {
             let p = prefix.to_str().unwrap().to_string();
             tomek().args(&args).args(["-o", &p]).assert().success();
             let input = format!("{p}.in");
-            let answers = format!("{p}.ans");
+            let answers = format!("{p}.out");
             tomek()
                 .args(["check", "--problem", name, &input, &answers, &answers])
                 .assert()
