@@ -693,11 +693,7 @@ pub fn audit_solver(
 /// solver fails within the first run.
 fn telling_first(p: &Problem) -> Vec<tomek::tictactoe::board::Board> {
     let mut boards = mutants::killer_set(p).boards;
-    for b in sample::edge(p) {
-        if !boards.contains(&b) {
-            boards.push(b);
-        }
-    }
+    sample::add_edge(p, &mut boards);
     let front: std::collections::HashSet<_> = boards.iter().copied().collect();
     boards.extend(p.positions().into_iter().filter(|b| !front.contains(b)));
     boards

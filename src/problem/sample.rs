@@ -101,7 +101,8 @@ pub fn edge(problem: &Problem) -> Vec<Board> {
                     *least = ply;
                     boards.clear();
                 }
-                if ply == *least {
+                // A handful of the smallest positions is an edge; hundreds are not.
+                if ply == *least && boards.len() < 4 {
                     boards.push(b);
                 }
             }
@@ -115,8 +116,7 @@ pub fn edge(problem: &Problem) -> Vec<Board> {
     });
     let mut out: Vec<Board> = Vec::new();
     for (_, _, boards) in &fewest {
-        // A handful of the smallest positions is an edge; hundreds are not.
-        out.extend(boards.iter().take(4));
+        out.extend(boards);
     }
     let mut by_ply: Vec<((u32, usize), Board)> = first.into_iter().collect();
     by_ply.sort_unstable_by_key(|&(k, _)| k);
@@ -129,16 +129,21 @@ pub fn edge(problem: &Problem) -> Vec<Board> {
     out
 }
 
+/// Appends to `boards` the edge positions it lacks, in [`edge`]'s order.
+pub fn add_edge(problem: &Problem, boards: &mut Vec<Board>) {
+    for b in edge(problem) {
+        if !boards.contains(&b) {
+            boards.push(b);
+        }
+    }
+}
+
 /// The positions of the contest profile from the killer set `killer` (the set and the edge
 /// positions, cut to `cases`, then balanced draws for the rest, in a seeded order): for a
 /// caller that already has the set (on a 4×4 board its search takes a while).
 pub fn contest(problem: &Problem, mut killer: Vec<Board>, cases: u64, seed: u64) -> Vec<Board> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    for b in edge(problem) {
-        if !killer.contains(&b) {
-            killer.push(b);
-        }
-    }
+    add_edge(problem, &mut killer);
     killer.truncate(cases as usize);
     let rest = cases - killer.len() as u64;
     killer.extend(draw(problem, Profile::Balanced, rest, seed));
