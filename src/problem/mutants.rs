@@ -308,6 +308,9 @@ pub struct Catalogue<'p> {
     sparse: bool,
     /// The lines (bits over the geometry's lines) each mask of squares holds.
     lines_of: Vec<u64>,
+    /// The lines each mutant of [`Catalogue::mutants`] ignores (bits over the geometry's lines;
+    /// 0 for a mutant that reads them all).
+    dropped: Vec<u64>,
     /// The right facts of the last board asked about: most mutants start from them.
     right: Option<(Board, Facts)>,
     /// What of perfect play the rules read, asked of the problem once.
@@ -462,6 +465,7 @@ impl<'p> Catalogue<'p> {
             values: problem.values(),
             sparse: false,
             lines_of: lines_of(g),
+            dropped: Vec::new(),
             right: None,
             needs: Needs {
                 values: problem.needs_values(),
@@ -503,7 +507,21 @@ impl<'p> Catalogue<'p> {
             })
             .collect();
         self.mutants = self.derive();
+        self.dropped = self.mutants.iter().map(|&m| self.ignored(m)).collect();
         self
+    }
+
+    /// The lines mutant `m` never checks, bits over the geometry's lines.
+    fn ignored(&self, m: Mutant) -> u64 {
+        match m {
+            Mutant::LineIgnored(i) => 1 << i,
+            Mutant::ClassIgnored(c) => self.class_lines(|x| x == c),
+            Mutant::NoDiagonals => {
+                self.class_lines(|x| matches!(x, Class::Diagonal | Class::AntiDiagonal))
+            }
+            Mutant::NoLines => self.class_lines(|_| true),
+            _ => 0,
+        }
     }
 
     /// Combination `k` as part of a file name: the facts the rules read with their values,
@@ -1094,25 +1112,31 @@ impl<'p> Catalogue<'p> {
     /// [`Catalogue::mutants`].
     pub fn kills(&mut self, b: Board, right: &str) -> Bits {
         let mut bits = Bits::new(self.mutants.len());
-        let here = combination(self.problem, &self.facts(b));
+        let f0 = self.facts(b);
+        let here = combination(self.problem, &f0);
+        let v0 = self.problem.verdict_of(&f0);
         for i in 0..self.mutants.len() {
             let m = self.mutants[i];
             let failed = match m {
                 // Right everywhere but on their combination, where they print two answers or
                 // none: no answer need be made to know.
                 Mutant::Repeated(k) | Mutant::Omitted(k) => self.combinations[k as usize] == here,
-                Mutant::AnswerCase | Mutant::AnswerSpacing => {
-                    self.answer(m, b).as_deref() != Some(right)
-                }
+                // The right answer with its letters in the other case, or its spaces taken
+                // out: wrong wherever it has a letter, or a space.
+                Mutant::AnswerCase => right.bytes().any(|c| c.is_ascii_alphabetic()),
+                Mutant::AnswerSpacing => right.contains(' '),
+                _ if self.reads_as_right(i, b, &f0) => false,
                 // The rule's answer compared as it stands, unless it is a template to fill.
                 _ => match self.verdict_by(m, b) {
                     None => true,
                     Some((v, f)) => {
                         let rule = &self.problem.verdicts[v];
-                        if rule.is_template() {
-                            rule.render(&f, self.problem.geometry.cols) != right
-                        } else {
+                        if !rule.is_template() {
                             rule.answer != right
+                        } else if Some(v) == v0 && f.forced_win == f0.forced_win {
+                            false
+                        } else {
+                            rule.render(&f, self.problem.geometry.cols) != right
                         }
                     }
                 },
@@ -1122,6 +1146,47 @@ impl<'p> Catalogue<'p> {
             }
         }
         bits
+    }
+
+    /// Whether mutant `i` computes the right facts `f0` of `b` without computing them: its bug
+    /// touches nothing `b` holds. A check of play it gets wrong that `b` never reaches (no
+    /// line, or one player's only, or counts either way of the bound); lines it ignores that
+    /// hold stones of both players, which no continuation completes, so that perfect play is
+    /// that of the whole board; no empty line to take for a win; no joker to misread.
+    fn reads_as_right(&self, i: usize, b: Board, f0: &Facts) -> bool {
+        let g = &self.problem.geometry;
+        let empty = g.full() & !b.filled();
+        let dead = |drop: u64| {
+            let mut left = drop;
+            while left != 0 {
+                let l = g.lines[left.trailing_zeros() as usize];
+                left &= left - 1;
+                if l & b.x == 0 || l & b.o == 0 {
+                    return false;
+                }
+            }
+            true
+        };
+        match self.mutants[i] {
+            Mutant::NoBothCheck => f0.line != Line::Both,
+            Mutant::MoveAfterWin
+            | Mutant::WinnerNotLast
+            | Mutant::WinnerLastSwapped
+            | Mutant::TwoLinesRejected
+            | Mutant::PairRejected(_) => f0.line == Line::None,
+            Mutant::Counts(c) => {
+                let (x, o) = (b.x.count_ones(), b.o.count_ones());
+                c.ok(x, o) == Counts::Right.ok(x, o)
+            }
+            Mutant::LineIgnored(_)
+            | Mutant::ClassIgnored(_)
+            | Mutant::NoDiagonals
+            | Mutant::NoLines => dead(self.dropped[i]),
+            Mutant::EmptyLineWins => self.lines_of[empty as usize] == 0,
+            Mutant::FullBeforeLine => !f0.full || f0.line == Line::None,
+            Mutant::JokerOneSide => b.t == 0,
+            _ => false,
+        }
     }
 
     /// The coverage cell of `b`, whose facts are `f` and answer `right`.
@@ -1288,5 +1353,67 @@ pub fn killer_set_with(
         mutants: n,
         killable,
         cells,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where [`Catalogue::reads_as_right`] skips a mutant, computing it in full gives the
+    /// right rule and the right answer: on every position of the input spaces of the 3×3
+    /// built-ins and of cf754b (4×4).
+    #[test]
+    fn a_mutant_skipped_as_reading_right_answers_right() {
+        for name in [
+            "cf3c",
+            "toe1",
+            "toe2",
+            "ccc-hk-2008-j4",
+            "perfect-play",
+            "cf754b",
+        ] {
+            let p = Problem::builtin(name).expect("a built-in");
+            let mut cat = Catalogue::new(&p);
+            let (mut skipped, mut computed) = (0u64, 0u64);
+            for b in p.positions() {
+                let f0 = cat.facts(b);
+                let v0 = p.verdict_of(&f0).expect("a rule");
+                let right = p.verdicts[v0].render(&f0, p.geometry.cols);
+                for i in 0..cat.mutants.len() {
+                    let m = cat.mutants[i];
+                    if matches!(
+                        m,
+                        Mutant::RulesSwapped(_)
+                            | Mutant::AnswerCase
+                            | Mutant::AnswerSpacing
+                            | Mutant::Repeated(_)
+                            | Mutant::Omitted(_)
+                    ) {
+                        continue;
+                    }
+                    if cat.reads_as_right(i, b, &f0) {
+                        skipped += 1;
+                        let (v, f) = cat.verdict_by(m, b).expect("a rule");
+                        assert_eq!(v, v0, "{name}: {m:?} on {b:?}");
+                        assert_eq!(p.verdicts[v].render(&f, p.geometry.cols), right);
+                    } else {
+                        computed += 1;
+                    }
+                }
+                // The mutants of the answer's letters and spaces, as written out.
+                let kills = cat.kills(b, &right);
+                for i in 0..cat.mutants.len() {
+                    let m = cat.mutants[i];
+                    if matches!(m, Mutant::AnswerCase | Mutant::AnswerSpacing) {
+                        assert_eq!(
+                            kills.has(i),
+                            cat.answer(m, b).as_deref() != Some(&right[..])
+                        );
+                    }
+                }
+            }
+            assert!(skipped > 0 && computed > 0, "{name}: {skipped} {computed}");
+        }
     }
 }
