@@ -156,9 +156,9 @@ pub struct Problem {
     /// The distinct answers, templates expanded (see [`Problem::answers`]).
     answer_list: Vec<String>,
     /// The positions play reaches, found once when first needed and shared by the clones.
-    reach: Arc<OnceLock<Reachable>>,
+    pub(crate) reach: Arc<OnceLock<Reachable>>,
     /// The input space by facts, found once when first needed and shared by the clones.
-    census: Arc<OnceLock<pass::Census>>,
+    pub(crate) census: Arc<OnceLock<pass::Census>>,
 }
 
 /// The distinct answers of `verdicts`, in the order of their first rule, each template

@@ -974,7 +974,7 @@ impl<'p> Catalogue<'p> {
         if lines & all == all {
             return play(g, &mut self.values);
         }
-        let sparse = self.sparse;
+        let (sparse, problem) = (self.sparse, self.problem);
         let (sub, values) = self.geometries.entry(lines & all).or_insert_with(|| {
             let kept: Vec<u16> = g
                 .lines
@@ -983,14 +983,15 @@ impl<'p> Catalogue<'p> {
                 .filter(|&(i, _)| lines >> i & 1 == 1)
                 .map(|(_, &l)| l)
                 .collect();
-            (
-                Geometry::with_lines(g.rows, g.cols, g.line, g.joker, kept),
-                if sparse {
-                    Values::sparse()
-                } else {
-                    Values::new()
-                },
-            )
+            let sub = Geometry::with_lines(g.rows, g.cols, g.line, g.joker, kept);
+            let values = if sparse {
+                Values::sparse()
+            } else {
+                // Every position of play on that board valued at once by the pass, as the
+                // whole input space asks about most of them.
+                super::pass::values_table_on(problem, sub.clone())
+            };
+            (sub, values)
         });
         play(sub, values)
     }

@@ -147,6 +147,23 @@ pub fn census(p: &Problem) -> Census {
 /// with its distance to the end, from the pass's backward values: for passes that judge
 /// position after position.
 pub fn values_table(p: &Problem) -> Values {
+    values_table_with(p, true)
+}
+
+/// [`values_table`] on another board of the same squares (`g`: the problem's board with
+/// some lines left out, as a wrong solution that never checks them plays), with the distance
+/// to the end only where `p` reads it.
+pub fn values_table_on(p: &Problem, g: Geometry) -> Values {
+    let mut sub = p.clone();
+    sub.geometry = std::sync::Arc::new(g);
+    sub.reach = Default::default();
+    sub.census = Default::default();
+    let mut table = values_table_with(&sub, p.needs_distance());
+    table.want_distance = p.needs_distance();
+    table
+}
+
+fn values_table_with(p: &Problem, distance: bool) -> Values {
     let mut table = p.values();
     table.want_distance = true;
     let g = &*p.geometry;
@@ -154,7 +171,7 @@ pub fn values_table(p: &Problem) -> Values {
         .setups()
         .into_par_iter()
         .map(|t| {
-            let s = Solved::with(p, t, true);
+            let s = Solved::with(p, t, distance);
             let parts = s.fold_reachable(&Vec::new, &|v: &mut Vec<(u64, u8)>, b, f: &Facts| {
                 if !f.over {
                     let (ply, slot) = s.slot_of(b).expect("a reachable board");
