@@ -211,6 +211,7 @@ family_legacy() {
         "$TOMEK" package --problem "$name" -o "$dir"
         verify "$(basename "$dir")" "$dir"
     done
+    touch "$OUT/family/.built-by-this-run"
     echo "verify-packages: the family's legacy packages (${FAMILY[*]}) verified: 0 errors, every accepted AC, every wrong_answer WA"
 }
 
@@ -248,12 +249,18 @@ domjudge() {
     add_outside "$OUT/domjudge/legacy"
     python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/tomek.zip" "$OUT/domjudge/legacy/tomek"
     python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/fourow.zip" "$OUT/domjudge/legacy/fourow"
-    local name short
+    local name short legacy
     for name in "${FAMILY[@]}"; do
         short="$(family_dir "$name")"
         "$TOMEK" package --problem "$name" --format domjudge -o "$OUT/domjudge/$short" >/dev/null
-        "$TOMEK" package --problem "$name" -o "$OUT/domjudge/legacy/$short" >/dev/null
-        python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/$short.zip" "$OUT/domjudge/legacy/$short"
+        # The legacy package the legacy part built and problemtools judged, with the same
+        # binary in this run; built here when that part did not run.
+        legacy="$OUT/family/$short"
+        if [[ ! -f "$OUT/family/.built-by-this-run" ]]; then
+            legacy="$OUT/domjudge/legacy/$short"
+            "$TOMEK" package --problem "$name" -o "$legacy" >/dev/null
+        fi
+        python3 "$ROOT/scripts/check-domjudge-zip.py" "$OUT/domjudge/$short.zip" "$legacy"
     done
 }
 
@@ -365,6 +372,8 @@ main() {
         formats=(legacy 2025-09 polygon domjudge validators)
     fi
     write_language_table
+    # Set by the legacy part once it has built and judged the family's packages in this run.
+    rm -f "$OUT/family/.built-by-this-run"
     echo "== building the packages"
     if [[ -z "${TOMEK_BIN:-}" ]]; then
         (cd "$ROOT" && cargo build --release --quiet)
