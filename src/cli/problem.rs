@@ -450,6 +450,10 @@ struct CatalogueReach {
     mutants_killable: usize,
     /// Feasible combinations of facts the killer set shows.
     coverage_cells: usize,
+    /// Guard coverage: (line, square off it, state of the square) where the line decides the
+    /// answer, held by the killer set and feasible in the input space.
+    guard_cells: usize,
+    guard_cells_feasible: usize,
     mutants: Vec<MutantRow>,
 }
 
@@ -511,6 +515,8 @@ pub fn stats(p: &Problem, format: Format, mutants: bool) -> anyhow::Result<ExitC
             mutants_total: killer.mutants,
             mutants_killable: killer.killable.len(),
             coverage_cells: killer.cells.len(),
+            guard_cells: killer.guards.0,
+            guard_cells_feasible: killer.guards.1,
             mutants: catalogue
                 .mutants
                 .iter()
@@ -599,9 +605,12 @@ pub fn stats(p: &Problem, format: Format, mutants: bool) -> anyhow::Result<ExitC
             outln!(
                 "killer set: {} positions catch every wrong solution that fails anywhere and \
                  show all {} feasible combinations of line, stone difference, full board and \
-                 answer (`tomek generate --problem {} --profile killer`)",
+                 answer, and {} of the {} (line, square off it, state of the square) where the \
+                 line decides the answer (`tomek generate --problem {} --profile killer`)",
                 c.killer_set,
                 c.coverage_cells,
+                c.guard_cells,
+                c.guard_cells_feasible,
                 p.command_arg()
             );
         }

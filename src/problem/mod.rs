@@ -22,6 +22,7 @@
 pub mod audit;
 pub mod description;
 pub mod facts;
+pub mod guards;
 pub mod judge;
 pub mod layout;
 pub mod mutants;

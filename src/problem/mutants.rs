@@ -27,6 +27,7 @@
 
 use super::Problem;
 use super::facts::{Facts, Line, Next, Values, Winner};
+use super::guards::Guards;
 pub use crate::cover::Bits;
 use crate::cover::smallest_cover;
 use crate::outcome::Player;
@@ -306,11 +307,17 @@ pub struct Catalogue<'p> {
     /// Whether the catalogue answers one position ([`Catalogue::at`]): its tables of perfect
     /// play are then sparse.
     sparse: bool,
+    /// Whether the boards without some lines get their perfect play valued at once for every
+    /// position (a survey asks about every one), or searched as asked (the killer set asks
+    /// about a few candidates).
+    tables: bool,
     /// The lines (bits over the geometry's lines) each mask of squares holds.
     lines_of: Vec<u64>,
     /// The lines each mutant of [`Catalogue::mutants`] ignores (bits over the geometry's lines;
     /// 0 for a mutant that reads them all).
     dropped: Vec<u64>,
+    /// The index in [`Catalogue::mutants`] of each line's [`Mutant::LineIgnored`].
+    line_mutants: Vec<usize>,
     /// The right facts of the last board asked about: most mutants start from them.
     right: Option<(Board, Facts)>,
     /// What of perfect play the rules read, asked of the problem once.
@@ -464,8 +471,10 @@ impl<'p> Catalogue<'p> {
             geometries: HashMap::new(),
             values: problem.values(),
             sparse: false,
+            tables: true,
             lines_of: lines_of(g),
             dropped: Vec::new(),
+            line_mutants: Vec::new(),
             right: None,
             needs: Needs {
                 values: problem.needs_values(),
@@ -508,6 +517,15 @@ impl<'p> Catalogue<'p> {
             .collect();
         self.mutants = self.derive();
         self.dropped = self.mutants.iter().map(|&m| self.ignored(m)).collect();
+        self.line_mutants = (0..self.problem.geometry.lines.len().min(64))
+            .map(|i| {
+                let m = Mutant::LineIgnored(i as u8);
+                self.mutants
+                    .iter()
+                    .position(|&x| x == m)
+                    .expect("every line's mutant")
+            })
+            .collect();
         self
     }
 
@@ -974,7 +992,7 @@ impl<'p> Catalogue<'p> {
         if lines & all == all {
             return play(g, &mut self.values);
         }
-        let (sparse, problem) = (self.sparse, self.problem);
+        let (sparse, tables, problem) = (self.sparse, self.tables, self.problem);
         let (sub, values) = self.geometries.entry(lines & all).or_insert_with(|| {
             let kept: Vec<u16> = g
                 .lines
@@ -986,6 +1004,8 @@ impl<'p> Catalogue<'p> {
             let sub = Geometry::with_lines(g.rows, g.cols, g.line, g.joker, kept);
             let values = if sparse {
                 Values::sparse()
+            } else if !tables {
+                Values::new()
             } else {
                 // Every position of play on that board valued at once by the pass, as the
                 // whole input space asks about most of them.
@@ -1112,11 +1132,19 @@ impl<'p> Catalogue<'p> {
     /// The mutants that fail on `b`, whose right answer is `right`, as bits over
     /// [`Catalogue::mutants`].
     pub fn kills(&mut self, b: Board, right: &str) -> Bits {
+        self.kills_where(b, right, |_| true)
+    }
+
+    /// [`Catalogue::kills`] among the mutants `asked` picks (by index) only.
+    fn kills_where(&mut self, b: Board, right: &str, asked: impl Fn(usize) -> bool) -> Bits {
         let mut bits = Bits::new(self.mutants.len());
         let f0 = self.facts(b);
         let here = combination(self.problem, &f0);
         let v0 = self.problem.verdict_of(&f0);
         for i in 0..self.mutants.len() {
+            if !asked(i) {
+                continue;
+            }
             let m = self.mutants[i];
             let failed = match m {
                 // Right everywhere but on their combination, where they print two answers or
@@ -1188,6 +1216,44 @@ impl<'p> Catalogue<'p> {
             Mutant::JokerOneSide => b.t == 0,
             _ => false,
         }
+    }
+
+    /// The lines (bits) whose [`Mutant::LineIgnored`] is among `kills`.
+    fn lines_killed(&self, kills: &Bits) -> u64 {
+        let mut bits = 0;
+        for (i, &m) in self.line_mutants.iter().enumerate() {
+            if kills.has(m) {
+                bits |= 1 << i;
+            }
+        }
+        bits
+    }
+
+    /// The lines (bits) of which a solver that ignores that one line answers `b`, a position
+    /// of the input space, wrong.
+    fn lines_deciding(&mut self, b: Board) -> u64 {
+        let (a, _) = self.judged(b);
+        let line_mutants = std::mem::take(&mut self.line_mutants);
+        let kills = self.kills_where(b, &a, |j| line_mutants.contains(&j));
+        self.line_mutants = line_mutants;
+        self.lines_killed(&kills)
+    }
+
+    /// The lines (bits) complete on `b` when it has exactly one, else none: where a line most
+    /// likely decides the answer, found without computing any mutant.
+    fn only_line(&self, b: Board) -> u64 {
+        let l = self.lines_of[(b.x | b.t) as usize] | self.lines_of[(b.o | b.t) as usize];
+        if l.count_ones() == 1 { l } else { 0 }
+    }
+
+    /// The right answer of `b`, a position of the input space, and its cell.
+    fn judged(&mut self, b: Board) -> (String, Cell) {
+        let p = self.problem;
+        let f = p.facts_fast(b, &mut self.values);
+        let v = p.verdict_of(&f).expect("the rules cover the input space");
+        let a = p.verdicts[v].render(&f, p.geometry.cols);
+        let cell = self.cell(b, &f, &a);
+        (a, cell)
     }
 
     /// The coverage cell of `b`, whose facts are `f` and answer `right`.
@@ -1273,6 +1339,9 @@ pub struct KillerSet {
     pub killable: Bits,
     /// The feasible combinations of facts ([`Cell`]); the set shows each.
     pub cells: Vec<Cell>,
+    /// The elements of the guard coverage ([`super::guards`]) the set holds, and those some
+    /// position of the input space holds.
+    pub guards: (usize, usize),
 }
 
 /// The lines (bits over the first 64 of `g`'s lines) each mask of squares holds: every
@@ -1289,13 +1358,97 @@ fn lines_of(g: &Geometry) -> Vec<u64> {
 /// fails anywhere fails at least once and every feasible [`Cell`] appears (so every answer
 /// does). An exact set cover over the positions' signatures: the mutants each catches and its
 /// cell.
+///
+/// Where the rules read perfect play, the mutants that play on a board without some lines
+/// (each its own game to solve) are computed on candidates only: the few positions with the
+/// fewest stones of each signature of the other mutants and cell
+/// ([`CANDIDATES_PER_SIGNATURE`]). A mutant no candidate catches is then looked for over the
+/// whole input space, so that the set still catches every mutant that fails anywhere.
 pub fn killer_set(problem: &Problem) -> KillerSet {
-    killer_set_with(problem, &mut Catalogue::new(problem), |_, _, _, _| {})
+    let mut catalogue = Catalogue::new(problem);
+    let n = catalogue.mutants.len();
+    let heavy: Vec<bool> = (0..n)
+        .map(|i| catalogue.needs.values && catalogue.dropped[i] != 0)
+        .collect();
+    if !heavy.contains(&true) {
+        return killer_set_with(problem, &mut catalogue, |_, _, _, _| {});
+    }
+    catalogue.tables = false;
+    let g = &problem.geometry;
+    let mut guards = Guards::new(&g.lines, (g.rows * g.cols) as usize);
+    let mut positions = 0u64;
+    let mut cells: Vec<Cell> = Vec::new();
+    // The signatures of the light mutants, in the order first seen, and their candidates.
+    let mut index: HashMap<(Bits, Cell), usize> = HashMap::new();
+    let mut kept: Vec<(Bits, Cell, Vec<Board>)> = Vec::new();
+    for b in problem.positions() {
+        positions += 1;
+        let (a, cell) = catalogue.judged(b);
+        let kills = catalogue.kills_where(b, &a, |i| !heavy[i]);
+        guards.offer(b, catalogue.only_line(b));
+        match index.get(&(kills.clone(), cell)) {
+            Some(&k) => {
+                let boards = &mut kept[k].2;
+                if boards.len() < CANDIDATES_PER_SIGNATURE {
+                    boards.push(b);
+                } else if let Some(most) = (0..boards.len()).max_by_key(|&j| (boards[j].ply(), j))
+                    && boards[most].ply() > b.ply()
+                {
+                    boards.remove(most);
+                    boards.push(b);
+                }
+            }
+            None => {
+                if !cells.contains(&cell) {
+                    cells.push(cell);
+                }
+                index.insert((kills.clone(), cell), kept.len());
+                kept.push((kills, cell, vec![b]));
+            }
+        }
+    }
+    let mut first: Vec<(Bits, Cell, Board)> = Vec::new();
+    let mut seen = hashbrown::HashSet::new();
+    let mut caught = Bits::new(n);
+    for (light, cell, boards) in kept {
+        for b in boards {
+            let (a, _) = catalogue.judged(b);
+            let mut kills = catalogue.kills_where(b, &a, |i| heavy[i]);
+            kills.union_with(&light);
+            caught.union_with(&kills);
+            if seen.insert((kills.clone(), cell)) {
+                first.push((kills, cell, b));
+            }
+        }
+    }
+    // The heavy mutants no candidate catches, each looked for over the whole space.
+    for (i, _) in heavy.iter().enumerate().filter(|&(_, &h)| h) {
+        if caught.has(i) {
+            continue;
+        }
+        for b in problem.positions() {
+            let (a, cell) = catalogue.judged(b);
+            if catalogue.kills_where(b, &a, |j| j == i).has(i) {
+                let kills = catalogue.kills(b, &a);
+                caught.union_with(&kills);
+                if seen.insert((kills.clone(), cell)) {
+                    first.push((kills, cell, b));
+                }
+                break;
+            }
+        }
+    }
+    let set = smallest_of(first, cells, n, positions);
+    with_guards(set, &guards, &mut catalogue)
 }
 
-/// [`killer_set`] with `catalogue`, calling `each` on every position of the input space in
-/// order with its facts, its right answer and the mutants that fail on it: what a survey of
-/// the catalogue counts, in the same pass.
+/// How many positions of each signature of the light mutants (and cell) [`killer_set`] keeps
+/// as candidates for the heavy ones: those with the fewest stones.
+pub const CANDIDATES_PER_SIGNATURE: usize = 4;
+
+/// [`killer_set`] with `catalogue`, every mutant computed on every position, calling `each`
+/// on every position of the input space in order with its facts, its right answer and the
+/// mutants that fail on it: what a survey of the catalogue counts, in the same pass.
 pub fn killer_set_with(
     problem: &Problem,
     catalogue: &mut Catalogue,
@@ -1306,6 +1459,8 @@ pub fn killer_set_with(
     let mut cells: Vec<Cell> = Vec::new();
     let mut first: Vec<(Bits, Cell, Board)> = Vec::new();
     let mut seen = hashbrown::HashSet::new();
+    let g = &problem.geometry;
+    let mut guards = Guards::new(&g.lines, (g.rows * g.cols) as usize);
     for b in problem.positions() {
         positions += 1;
         let f = problem.facts_fast(b, &mut catalogue.values);
@@ -1316,6 +1471,7 @@ pub fn killer_set_with(
         let cell = catalogue.cell(b, &f, &a);
         let kills = catalogue.kills(b, &a);
         each(b, &f, &a, &kills);
+        guards.offer(b, catalogue.lines_killed(&kills));
         if seen.insert((kills.clone(), cell)) {
             if !cells.contains(&cell) {
                 cells.push(cell);
@@ -1323,6 +1479,18 @@ pub fn killer_set_with(
             first.push((kills, cell, b));
         }
     }
+    let set = smallest_of(first, cells, n, positions);
+    with_guards(set, &guards, catalogue)
+}
+
+/// The killer set from the candidates `first` (each position with its mutants caught and its
+/// cell, one a signature), `cells` the feasible cells, `n` mutants in the catalogue.
+fn smallest_of(
+    mut first: Vec<(Bits, Cell, Board)>,
+    mut cells: Vec<Cell>,
+    n: usize,
+    positions: u64,
+) -> KillerSet {
     cells.sort();
     // Among equal signatures the first kept is the first in input-space order; prefer fewer
     // stones among the candidates, so the set is made of the simplest positions.
@@ -1354,7 +1522,53 @@ pub fn killer_set_with(
         mutants: n,
         killable,
         cells,
+        guards: (0, 0),
     }
+}
+
+/// Completes `set` with the positions the guard coverage `guards` still needs.
+/// Then leaves out each position, most stones first, whose mutants, cell and guard elements
+/// the others all bring.
+fn with_guards(mut set: KillerSet, guards: &Guards, catalogue: &mut Catalogue) -> KillerSet {
+    set.guards = guards.complete(&mut set.boards, |b| catalogue.lines_deciding(b));
+    let n = catalogue.mutants.len();
+    // What each position brings, as members of one set: mutants, then cells, then guard
+    // elements.
+    let brings: Vec<Vec<usize>> = set
+        .boards
+        .iter()
+        .map(|&b| {
+            let (a, cell) = catalogue.judged(b);
+            let kills = catalogue.kills(b, &a);
+            let mut v: Vec<usize> = kills.iter().collect();
+            v.push(n + set.cells.binary_search(&cell).expect("a feasible cell"));
+            let decided = catalogue.lines_killed(&kills);
+            let base = n + set.cells.len();
+            v.extend(guards.elements(b, decided).into_iter().map(|e| base + e));
+            v
+        })
+        .collect();
+    let mut count: HashMap<usize, u32> = HashMap::new();
+    for v in &brings {
+        for &e in v {
+            *count.entry(e).or_default() += 1;
+        }
+    }
+    let mut keep = vec![true; set.boards.len()];
+    for k in (0..set.boards.len()).rev() {
+        if brings[k].iter().all(|e| count[e] > 1) {
+            keep[k] = false;
+            for e in &brings[k] {
+                *count.get_mut(e).expect("counted") -= 1;
+            }
+        }
+    }
+    let mut k = 0;
+    set.boards.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
+    set
 }
 
 #[cfg(test)]
