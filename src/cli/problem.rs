@@ -365,7 +365,7 @@ pub fn generate(
     if !(1..=MAX_CASES).contains(&n) {
         anyhow::bail!("--cases: give a whole number from 1 to {MAX_CASES}");
     }
-    let boards = sample::draw(p, profile, n, seed);
+    let boards = drawn(p, profile, n, seed);
     if single {
         let Some(prefix) = output else {
             if boards.len() != 1 {
@@ -475,6 +475,21 @@ struct MutantRow {
     mutant: String,
     bug: String,
     positions_failed: u64,
+}
+
+/// [`sample::draw`] under a spinner on a terminal: a killer set over a 4×4 space takes
+/// seconds.
+fn drawn(
+    p: &Problem,
+    profile: Profile,
+    cases: u64,
+    seed: u64,
+) -> Vec<tomek::tictactoe::board::Board> {
+    let pb = super::progress::status("positions");
+    pb.set_message(format!("choosing the test positions of {}", p.name));
+    let boards = sample::draw(p, profile, cases, seed);
+    pb.finish_and_clear();
+    boards
 }
 
 /// `tomek stats --problem`: the input space by answer and by ply, from one pass over it; with
@@ -675,7 +690,7 @@ pub fn audit_solver(
         anyhow::bail!("--solver: cannot start `{}`: {why}", opts.command);
     }
     let boards = match profile {
-        Some((profile, cases, seed)) => sample::draw(p, profile, cases, seed),
+        Some((profile, cases, seed)) => drawn(p, profile, cases, seed),
         None => telling_first(p),
     };
     let pb = super::progress::bar(boards.len() as u64, "positions");
