@@ -117,8 +117,8 @@ impl Guards {
         out
     }
 
-    /// Adds to `boards` (a killer set) the fewest positions, greedily, that bring every
-    /// element some candidate holds; `decided` tells which lines ignored answer a position
+    /// Adds to `boards` (a killer set), greedily, positions that bring every element some
+    /// candidate holds (the caller leaves out those that later ones make redundant); `decided` tells which lines ignored answer a position
     /// wrong. Returns the elements held by the set and the feasible ones.
     pub fn complete(
         &self,
@@ -164,16 +164,7 @@ impl Guards {
             }
             added.push(k);
         }
-        // A position added early whose elements later ones all bring is left out.
-        for &k in added.iter().rev() {
-            if pool[k].1.iter().all(|&e| held[e] > 1) {
-                taken[k] = false;
-                for &e in &pool[k].1 {
-                    held[e] -= 1;
-                }
-            }
-        }
-        boards.extend(added.iter().filter(|&&k| taken[k]).map(|&k| pool[k].0));
+        boards.extend(added.iter().map(|&k| pool[k].0));
         boards.sort_by_key(|&b| (b.ply(), b));
         let held = held.iter().filter(|&&h| h > 0).count();
         (held, feasible.iter().filter(|&&f| f).count())
