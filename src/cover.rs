@@ -47,6 +47,13 @@ impl Bits {
         }
     }
 
+    /// Keeps only the members `other` has too.
+    pub fn intersect_with(&mut self, other: &Bits) {
+        for (i, w) in self.0.iter_mut().enumerate() {
+            *w &= other.0.get(i).copied().unwrap_or(0);
+        }
+    }
+
     /// The members, in order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.0.len() * 64).filter(|&i| self.has(i))
@@ -145,18 +152,43 @@ pub fn smallest_cover(sets: &[Bits], exclusive: &Bits) -> Vec<usize> {
 fn maximal(all: &[Vec<u64>], distinct: &[usize]) -> Vec<usize> {
     let within = |a: &[u64], b: &[u64]| a.iter().zip(b).all(|(x, y)| x & !y == 0);
     let size = |i: usize| all[i].iter().map(|w| w.count_ones()).sum::<u32>();
-    let mut by_size: Vec<(u32, usize)> = distinct.iter().map(|&i| (size(i), i)).collect();
-    by_size.sort_by_key(|&(n, i)| (std::cmp::Reverse(n), i));
-    let mut kept: Vec<(u32, usize)> = Vec::new();
-    for (n, i) in by_size {
-        // Only a larger set can hold it: sets of one size that differ never do.
-        if !kept.iter().any(|&(m, j)| m > n && within(&all[i], &all[j])) {
-            kept.push((n, i));
+    let words = all.first().map_or(0, Vec::len);
+    let members = |i: usize| {
+        all[i].iter().enumerate().flat_map(|(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits >> b & 1 == 1)
+                .map(move |b| w * 64 + b)
+        })
+    };
+    // A set that holds another holds its rarest member: only the kept sets through that
+    // member are looked at.
+    let mut frequency = vec![0u32; words * 64];
+    for &i in distinct {
+        for e in members(i) {
+            frequency[e] += 1;
         }
     }
-    let mut out: Vec<usize> = kept.into_iter().map(|(_, i)| i).collect();
-    out.sort_unstable();
-    out
+    let mut by_size: Vec<(u32, usize)> = distinct.iter().map(|&i| (size(i), i)).collect();
+    by_size.sort_by_key(|&(n, i)| (std::cmp::Reverse(n), i));
+    let mut through: Vec<Vec<(u32, usize)>> = vec![Vec::new(); words * 64];
+    let mut kept: Vec<usize> = Vec::new();
+    for (n, i) in by_size {
+        let held = match members(i).min_by_key(|&e| (frequency[e], e)) {
+            // Only a larger set can hold it: sets of one size that differ never do.
+            Some(rare) => through[rare]
+                .iter()
+                .any(|&(m, j)| m > n && within(&all[i], &all[j])),
+            None => !kept.is_empty(),
+        };
+        if !held {
+            kept.push(i);
+            for e in members(i) {
+                through[e].push((n, i));
+            }
+        }
+    }
+    kept.sort_unstable();
+    kept
 }
 
 /// The indices of the distinct sets (the first of equal ones) that no other one strictly
@@ -182,6 +214,11 @@ pub fn undominated(sets: &[Bits]) -> Vec<usize> {
 /// fewer, and a space of millions of positions with hundreds of kinds of them is not left
 /// searching for hours.
 const STEPS: u64 = 2_000_000;
+
+/// The candidate sets one step of the search may look at: a step among more counts as
+/// several, so that the budget bounds the work, not the depth, however many candidates there
+/// are.
+const LOOKS_PER_STEP: u64 = 64;
 
 /// A cover made by taking, again and again, the set that covers the most of what is left
 /// (the first of equals), then dropping, last taken first, each set the others make
@@ -244,7 +281,8 @@ impl Search<'_> {
         if room == 0 || self.steps.get() > STEPS {
             return false;
         }
-        self.steps.set(self.steps.get() + 1);
+        self.steps
+            .set(self.steps.get() + (self.masks.len() as u64).div_ceil(LOOKS_PER_STEP));
         let cells: usize = left
             .iter()
             .zip(self.excl)

@@ -78,16 +78,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
         check_target(&args.target)?;
-        let problem = package::family::problem(&p, args.seed)?;
-        return write(&problem, &args.target);
+        let pb = super::progress::status("package");
+        let problem = package::family::problem_with(&p, args.seed, &mut |what| {
+            pb.set_message(format!("{}: {what}", p.name));
+        });
+        pb.finish_and_clear();
+        return write(&problem?, &args.target);
     }
     check_target(&args.target)?;
     let options = package::tictactoe::Options {
         seed: args.seed,
         large_cases: args.large_cases,
     };
-    let problem = package::tictactoe::problem(&options)?;
-    write(&problem, &args.target)
+    let pb = super::progress::status("package");
+    pb.set_message("Tic-Tac-Toe-Tomek: every test file, solution and wrong solution");
+    let problem = package::tictactoe::problem(&options);
+    pb.finish_and_clear();
+    write(&problem?, &args.target)
 }
 
 pub fn run_fourow(args: FourowArgs) -> anyhow::Result<ExitCode> {
@@ -96,8 +103,11 @@ pub fn run_fourow(args: FourowArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         games: usize::from(args.games),
     };
-    let problem = package::fourow::problem(&options)?;
-    write(&problem, &args.target)
+    let pb = super::progress::status("package");
+    pb.set_message("four in a row: every test file, solution and wrong solution");
+    let problem = package::fourow::problem(&options);
+    pb.finish_and_clear();
+    write(&problem?, &args.target)
 }
 
 /// `DIR.zip` beside `DIR`.

@@ -1205,14 +1205,27 @@ fn outputs(p: &Problem, sample: &Case) -> Vec<OutputCase> {
 /// The whole problem, format-free. Code Jam's own problem is refused: `tomek package`
 /// without `--problem` builds its package.
 pub fn problem(p: &Problem, seed: u64) -> Result<super::format::Problem, PackageError> {
+    problem_with(p, seed, &mut |_| {})
+}
+
+/// [`problem`], telling `stage` what it does as it starts each long step: the words of a
+/// progress line.
+pub fn problem_with(
+    p: &Problem,
+    seed: u64,
+    stage: &mut dyn FnMut(&str),
+) -> Result<super::format::Problem, PackageError> {
     if p.is_tomek() {
         return Err(PackageError::Data(
             "Code Jam's Tic-Tac-Toe-Tomek has its own package: tomek package without --problem"
                 .to_string(),
         ));
     }
+    stage("choosing the test files' positions (killer set, edge, contest, uniform)");
     let cases = cases(p, seed)?;
+    stage("running the wrong solutions on every test file");
     let failures = failures(p, &cases)?;
+    stage("writing the package");
     let mut submissions = vec![Submission::accepted("solution.cpp", &solution(p))];
     let catalogue = Catalogue::new(p);
     for m in Mutant::CLASSIC {

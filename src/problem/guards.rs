@@ -3,7 +3,9 @@
 //! is right wherever that square is in the state it wants. The killer set therefore holds,
 //! for each line, each square off it and each state of that square (empty, the first's, the
 //! second's, the joker), a position where that line decides the answer — ignoring it answers
-//! wrong — and the square is in that state, wherever the input space has one.
+//! wrong — and the square is in that state, wherever the input space has one. Beside an
+//! empty square, whose the line is counts too (the second player's, or not): the empty square is the one a move fills, in a search or in a test of the move, and
+//! a guarded check answers there for the line's owner only.
 //!
 //! Every guard of one square's state on one line is caught: "looked at only when the square
 //! is `s`" fails where it is not, "skipped when it is `s`" fails where it is.
@@ -12,6 +14,16 @@ use crate::tictactoe::board::Board;
 
 /// The states a square can be in: empty, the first player's, the second's, the joker.
 const STATES: usize = 4;
+
+/// Whose the line is on a position: the second player's, or not (the first player's, or
+/// nobody's yet: a line that decides the answer through a move still to be made).
+const OWNERS: usize = 2;
+
+/// Whether line `l` is the second player's on `b` and not the first's (the joker counting
+/// for both).
+fn owner(b: Board, l: u16) -> usize {
+    usize::from(l & !(b.o | b.t) == 0 && l & !(b.x | b.t) != 0)
+}
 
 /// The state of square `s` of `b`, by index into the [`STATES`].
 fn state(b: Board, s: usize) -> usize {
@@ -51,7 +63,8 @@ fn keep(kept: &mut Vec<Board>, b: Board) {
 }
 
 /// The guard coverage of one problem as the input space is read: for each element (a line,
-/// a square off it and a state), the fewest-stone and the most-stone positions seen that
+/// a square off it and a state, with the line's owner when the square is empty), the
+/// fewest-stone and the most-stone positions seen that
 /// hold it.
 pub struct Guards {
     lines: Vec<u16>,
@@ -65,7 +78,7 @@ impl Guards {
     /// An empty coverage over `lines` (masks) on a board of `squares` squares.
     pub fn new(lines: &[u16], squares: usize) -> Guards {
         let lines: Vec<u16> = lines.iter().take(64).copied().collect();
-        let best = vec![Vec::new(); lines.len() * squares * STATES];
+        let best = vec![Vec::new(); lines.len() * squares * STATES * OWNERS];
         Guards {
             lines,
             squares,
@@ -73,8 +86,8 @@ impl Guards {
         }
     }
 
-    fn element(&self, line: usize, s: usize, st: usize) -> usize {
-        (line * self.squares + s) * STATES + st
+    fn element(&self, line: usize, s: usize, st: usize, owner: usize) -> usize {
+        ((line * self.squares + s) * STATES + st) * OWNERS + owner
     }
 
     /// The elements `b` holds, when ignoring each line of `decided` (bits over the lines)
@@ -87,9 +100,15 @@ impl Guards {
         (0..self.lines.len())
             .filter(move |&i| decided >> i & 1 == 1)
             .flat_map(move |i| {
+                let who = owner(b, self.lines[i]);
                 (0..self.squares)
                     .filter(move |&s| self.lines[i] >> s & 1 == 0)
-                    .map(move |s| self.element(i, s, state(b, s)))
+                    .map(move |s| {
+                        // Whose the line is matters beside an empty square only: the square
+                        // a move may fill, in a search or a test of the move.
+                        let st = state(b, s);
+                        self.element(i, s, st, if st == 0 { who } else { 0 })
+                    })
             })
     }
 

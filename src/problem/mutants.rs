@@ -147,6 +147,14 @@ pub enum Mutant {
     LineIgnored(u8),
     /// A whole class of lines never checked.
     ClassIgnored(Class),
+    /// One line (by index) never checked for one player: the other's lines read right.
+    LineIgnoredBy(u8, Player),
+    /// A whole class of lines never checked for one player.
+    ClassIgnoredBy(Class, Player),
+    /// A set of squares that is not a line read as one (by index into [`Catalogue::near`]):
+    /// a line typed with one square moved, or a row wrapped at the board's edge, or a slice of
+    /// the flattened board.
+    NearLine(u16),
     /// Both diagonal classes never checked.
     NoDiagonals,
     /// No line ever checked: only the counts (and the full board) decide.
@@ -208,6 +216,12 @@ impl Mutant {
 struct Reading {
     /// The lines looked at, bits over the geometry's lines.
     lines: u64,
+    /// The lines looked at for the first player's stones, and for the second's.
+    first_lines: u64,
+    second_lines: u64,
+    /// A set of squares read as the line of that bit: a real line's bit when the line is
+    /// typed wrong, the bit after the last line when the set is read as one more line.
+    near: Option<(u8, u16)>,
     empty_wins: bool,
     mixed_wins: bool,
     joker_both: bool,
@@ -224,6 +238,9 @@ struct Reading {
 impl Reading {
     const RIGHT: Reading = Reading {
         lines: u64::MAX,
+        first_lines: u64::MAX,
+        second_lines: u64::MAX,
+        near: None,
         empty_wins: false,
         mixed_wins: false,
         joker_both: true,
@@ -268,7 +285,6 @@ pub enum LineKind {
 
 impl std::fmt::Display for Cell {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let who = |p: Player| if p == Player::X { "first" } else { "second" };
         match self.line {
             LineKind::None => write!(f, "no line")?,
             LineKind::One(p, c) => write!(f, "{} has a {}", who(p), c.name())?,
@@ -282,6 +298,140 @@ impl std::fmt::Display for Cell {
         };
         write!(f, ", {d}, {}", if self.full { "full" } else { "not full" })
     }
+}
+
+/// A set of squares a wrong solution reads as a line though it is none.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Near {
+    /// The squares.
+    pub squares: u16,
+    /// The line (by index) the set stands for when it is that line typed with one square
+    /// moved; `None` when it is read beside the real lines.
+    pub replaces: Option<u8>,
+    /// How the set comes about.
+    pub kind: NearKind,
+}
+
+/// How a set of squares that is not a line comes to be read as one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NearKind {
+    /// A line with one square moved to a square next to it (in place of the line).
+    Moved,
+    /// A row or column run past the board's edge and on from the other side.
+    Wrapped,
+    /// A run of squares the same step apart in the flattened board (a step of 1 across the
+    /// end of a row, of `cols ± 1` across a side) that is no line.
+    Slice,
+}
+
+/// The sets of squares of `g` that are no line but that a solver may read as one, each once:
+/// every line with one square moved to a square next to it (kings' moves), one of each shape
+/// up to the board's symmetries; every row and column that wraps, and every slice of the
+/// flattened board.
+fn near_lines(g: &Geometry) -> Vec<Near> {
+    let (rows, cols, k) = (g.rows as i32, g.cols as i32, g.line as i32);
+    let cells = rows * cols;
+    let real = |m: u16| g.lines.contains(&m);
+    let n = g.lines.len().min(64);
+    let mut out: Vec<Near> = Vec::new();
+    for (i, &l) in g.lines.iter().enumerate().take(64) {
+        for s in 0..cells {
+            if l >> s & 1 == 0 {
+                continue;
+            }
+            let (r, c) = (s / cols, s % cols);
+            for (dr, dc) in [
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+                (0, -1),
+                (0, 1),
+                (1, -1),
+                (1, 0),
+                (1, 1),
+            ] {
+                let (r2, c2) = (r + dr, c + dc);
+                if !(0..rows).contains(&r2) || !(0..cols).contains(&c2) {
+                    continue;
+                }
+                let t = r2 * cols + c2;
+                if l >> t & 1 == 1 {
+                    continue;
+                }
+                let m = (l & !(1 << s)) | 1 << t;
+                // One typo of each shape: the pair of line and set that is the smallest of
+                // its images under the board's symmetries.
+                let smallest = (0..8)
+                    .filter_map(|k| Some((image(g, k, m)?, image(g, k, l)?)))
+                    .all(|pair| pair >= (m, l));
+                if !smallest {
+                    continue;
+                }
+                let near = Near {
+                    squares: m,
+                    replaces: Some(i as u8),
+                    kind: NearKind::Moved,
+                };
+                if !real(m) && !out.contains(&near) {
+                    out.push(near);
+                }
+            }
+        }
+    }
+    // The sets read beside the real lines take the bit after the last line.
+    if n >= 64 {
+        return out;
+    }
+    let extra = |m: u16, kind: NearKind, out: &mut Vec<Near>| {
+        if !real(m) && !out.iter().any(|x| x.replaces.is_none() && x.squares == m) {
+            out.push(Near {
+                squares: m,
+                replaces: None,
+                kind,
+            });
+        }
+    };
+    for r in 0..rows {
+        for c0 in 0..cols {
+            if k < cols && c0 + k > cols {
+                let m = (0..k).fold(0u16, |m, j| m | 1 << (r * cols + (c0 + j) % cols));
+                extra(m, NearKind::Wrapped, &mut out);
+            }
+        }
+    }
+    for c in 0..cols {
+        for r0 in 0..rows {
+            if k < rows && r0 + k > rows {
+                let m = (0..k).fold(0u16, |m, j| m | 1 << (((r0 + j) % rows) * cols + c));
+                extra(m, NearKind::Wrapped, &mut out);
+            }
+        }
+    }
+    let mut steps = vec![1, cols + 1];
+    if cols > 2 {
+        steps.push(cols - 1);
+    }
+    for step in steps {
+        for a in 0..cells {
+            if a + (k - 1) * step >= cells {
+                break;
+            }
+            let m = (0..k).fold(0u16, |m, j| m | 1 << (a + j * step));
+            extra(m, NearKind::Slice, &mut out);
+        }
+    }
+    out
+}
+
+/// A player in names and words: `first` or `second`.
+fn who(p: Player) -> &'static str {
+    if p == Player::X { "first" } else { "second" }
+}
+
+/// The name of square `s` of `g`: its column's letter and its row's number from the top,
+/// `a1` the top left.
+fn square_name(g: &Geometry, s: u32) -> String {
+    format!("{}{}", (b'a' + (s % g.cols) as u8) as char, s / g.cols + 1)
 }
 
 /// The wrong solutions of one problem, ready to answer positions.
@@ -300,6 +450,8 @@ pub struct Catalogue<'p> {
     pub shapes: Vec<(Class, Class, u16)>,
     /// The pairs of lines (by index) of each shape.
     pairs: Vec<Vec<(u8, u8)>>,
+    /// The sets of squares that are no line read as one: what [`Mutant::NearLine`] indexes.
+    pub near: Vec<Near>,
     classes: Vec<Class>,
     /// The board without each line (when perfect play is read), by line index then class.
     geometries: HashMap<u64, (Geometry, Values)>,
@@ -313,8 +465,9 @@ pub struct Catalogue<'p> {
     tables: bool,
     /// The lines (bits over the geometry's lines) each mask of squares holds.
     lines_of: Vec<u64>,
-    /// The lines each mutant of [`Catalogue::mutants`] ignores (bits over the geometry's lines;
-    /// 0 for a mutant that reads them all).
+    /// The lines each mutant of [`Catalogue::mutants`] ignores (bits over the geometry's lines,
+    /// for one player or both, or the bit a [`Mutant::NearLine`] reads in another way; 0 for a
+    /// mutant that reads them all).
     dropped: Vec<u64>,
     /// The index in [`Catalogue::mutants`] of each line's [`Mutant::LineIgnored`].
     line_mutants: Vec<usize>,
@@ -467,6 +620,7 @@ impl<'p> Catalogue<'p> {
             slugs: Vec::new(),
             shapes,
             pairs,
+            near: near_lines(g),
             classes,
             geometries: HashMap::new(),
             values: problem.values(),
@@ -538,6 +692,14 @@ impl<'p> Catalogue<'p> {
                 self.class_lines(|x| matches!(x, Class::Diagonal | Class::AntiDiagonal))
             }
             Mutant::NoLines => self.class_lines(|_| true),
+            Mutant::LineIgnoredBy(i, _) => 1 << i,
+            Mutant::ClassIgnoredBy(c, _) => self.class_lines(|x| x == c),
+            Mutant::NearLine(k) => {
+                let near = self.near[k as usize];
+                1 << near
+                    .replaces
+                    .map_or(self.problem.geometry.lines.len(), usize::from)
+            }
             _ => 0,
         }
     }
@@ -594,11 +756,16 @@ impl<'p> Catalogue<'p> {
         v.extend((0..self.shapes.len().min(256)).map(|k| Mutant::PairRejected(k as u8)));
         v.extend((0..n).map(|i| Mutant::LineIgnored(i as u8)));
         // A class of one line is that line's mutant already.
-        for c in Class::ALL {
-            if self.classes.iter().filter(|&&x| x == c).count() > 1 {
-                v.push(Mutant::ClassIgnored(c));
-            }
+        let classes: Vec<Class> = Class::ALL
+            .into_iter()
+            .filter(|&c| self.classes.iter().filter(|&&x| x == c).count() > 1)
+            .collect();
+        v.extend(classes.iter().map(|&c| Mutant::ClassIgnored(c)));
+        for p in [Player::X, Player::O] {
+            v.extend((0..n).map(|i| Mutant::LineIgnoredBy(i as u8, p)));
+            v.extend(classes.iter().map(|&c| Mutant::ClassIgnoredBy(c, p)));
         }
+        v.extend((0..self.near.len().min(u16::MAX as usize)).map(|k| Mutant::NearLine(k as u16)));
         v.extend([
             Mutant::NoDiagonals,
             Mutant::NoLines,
@@ -624,6 +791,16 @@ impl<'p> Catalogue<'p> {
         v.extend((0..k).map(|i| Mutant::Repeated(i as u16)));
         v.extend((0..k).map(|i| Mutant::Omitted(i as u16)));
         v
+    }
+
+    /// The names of a set of squares, in board order, joined by `sep`.
+    fn squares_named(&self, squares: u16, sep: &str) -> String {
+        let g = &self.problem.geometry;
+        (0..g.rows * g.cols)
+            .filter(|&s| squares >> s & 1 == 1)
+            .map(|s| square_name(g, s))
+            .collect::<Vec<_>>()
+            .join(sep)
     }
 
     /// The name of line `i`: `row-2`, `anti-diagonal-1` (numbered from 1 within its class).
@@ -665,6 +842,40 @@ impl<'p> Catalogue<'p> {
             Mutant::ClassIgnored(Class::AntiDiagonal) => "no-anti-diagonals".into(),
             Mutant::ClassIgnored(Class::Diagonal) => "no-main-diagonals".into(),
             Mutant::ClassIgnored(c) => format!("no-{}s", c.name()),
+            Mutant::LineIgnoredBy(i, p) => {
+                format!("no-{}-for-{}", self.line_name(i as usize), who(p))
+            }
+            Mutant::ClassIgnoredBy(c, p) => {
+                let class = match c {
+                    Class::AntiDiagonal => "anti-diagonals".to_string(),
+                    Class::Diagonal => "main-diagonals".to_string(),
+                    c => format!("{}s", c.name()),
+                };
+                format!("no-{class}-for-{}", who(p))
+            }
+            Mutant::NearLine(k) => {
+                let near = self.near[k as usize];
+                match near.replaces {
+                    Some(i) => {
+                        let l = self.problem.geometry.lines[i as usize];
+                        let g = &self.problem.geometry;
+                        format!(
+                            "moved-{}-{}-to-{}",
+                            self.line_name(i as usize),
+                            square_name(g, (l & !near.squares).trailing_zeros()),
+                            square_name(g, (near.squares & !l).trailing_zeros())
+                        )
+                    }
+                    None => {
+                        let kind = if near.kind == NearKind::Wrapped {
+                            "wrapped"
+                        } else {
+                            "slice"
+                        };
+                        format!("{kind}-{}", self.squares_named(near.squares, "-"))
+                    }
+                }
+            }
             Mutant::NoDiagonals => "no-diagonals".into(),
             Mutant::NoLines => "no-lines".into(),
             Mutant::EmptyLineWins => "empty-line-wins".into(),
@@ -724,6 +935,38 @@ impl<'p> Catalogue<'p> {
             }
             Mutant::LineIgnored(i) => format!("{} never checked", self.line_name(i as usize)),
             Mutant::ClassIgnored(c) => format!("{}s ignored", c.name()),
+            Mutant::LineIgnoredBy(i, p) => format!(
+                "{} never checked for the {} player",
+                self.line_name(i as usize),
+                who(p)
+            ),
+            Mutant::ClassIgnoredBy(c, p) => {
+                format!("{}s ignored for the {} player", c.name(), who(p))
+            }
+            Mutant::NearLine(k) => {
+                let near = self.near[k as usize];
+                let g = &p.geometry;
+                match near.replaces {
+                    Some(i) => {
+                        let l = g.lines[i as usize];
+                        format!(
+                            "{} read with {} in place of {}",
+                            self.line_name(i as usize),
+                            square_name(g, (near.squares & !l).trailing_zeros()),
+                            square_name(g, (l & !near.squares).trailing_zeros())
+                        )
+                    }
+                    None => format!(
+                        "{} read as a line ({})",
+                        self.squares_named(near.squares, " "),
+                        if near.kind == NearKind::Wrapped {
+                            "a row or column wrapped at the board's edge"
+                        } else {
+                            "a slice of the flattened board"
+                        }
+                    ),
+                }
+            }
             Mutant::NoDiagonals => "diagonals ignored".into(),
             Mutant::NoLines => "no line checked, only the counts".into(),
             Mutant::EmptyLineWins => "a line of empty squares taken for a win".into(),
@@ -807,7 +1050,22 @@ impl<'p> Catalogue<'p> {
     /// The lines (bits over the geometry's lines) inside `mask` that `r` looks at.
     #[inline]
     fn lines_in(&self, r: &Reading, mask: u16) -> u64 {
-        self.lines_of[mask as usize] & r.lines
+        let mut lines = self.lines_of[mask as usize] & r.lines;
+        if let Some((bit, squares)) = r.near {
+            lines &= !(1 << bit);
+            if mask & squares == squares {
+                lines |= 1 << bit;
+            }
+        }
+        lines
+    }
+
+    /// The squares `r` reads as the line of bit `i`.
+    fn line_mask(&self, r: &Reading, i: usize) -> u16 {
+        match r.near {
+            Some((bit, squares)) if bit as usize == i => squares,
+            _ => self.problem.geometry.lines[i],
+        }
     }
 
     /// The facts of `b` as a solver reading it by `r` computes them; `values_key` names the
@@ -818,10 +1076,10 @@ impl<'p> Catalogue<'p> {
         let full_mask = g.full();
         let empty = full_mask & !b.filled();
         let o_mask = if r.joker_both { b.o | b.t } else { b.o };
-        let mut xl = self.lines_in(r, b.x | b.t);
-        let mut ol = self.lines_in(r, o_mask);
+        let mut xl = self.lines_in(r, b.x | b.t) & r.first_lines;
+        let mut ol = self.lines_in(r, o_mask) & r.second_lines;
         if r.empty_wins {
-            xl |= self.lines_in(r, empty);
+            xl |= self.lines_in(r, empty) & r.first_lines;
         }
         if r.mixed_wins {
             for (i, &l) in g.lines.iter().enumerate().take(64) {
@@ -865,13 +1123,18 @@ impl<'p> Catalogue<'p> {
                 b.of(mover)
             };
             // Some empty square adds a line it looks at.
-            let before = self.lines_in(r, mine);
+            let own = if mover == Player::X {
+                r.first_lines
+            } else {
+                r.second_lines
+            };
+            let before = self.lines_in(r, mine) & own;
             let mut left = empty;
             let mut found = false;
             while left != 0 && !found {
                 let s = left & left.wrapping_neg();
                 left &= left - 1;
-                found = self.lines_in(r, mine | s) & !before != 0;
+                found = self.lines_in(r, mine | s) & own & !before != 0;
             }
             found
         };
@@ -951,10 +1214,10 @@ impl<'p> Catalogue<'p> {
         }
         if r.winning_move {
             let mut core = g.full();
-            for (i, &l) in g.lines.iter().enumerate().take(64) {
-                if lines >> i & 1 == 1 {
-                    core &= l;
-                }
+            let mut left = lines;
+            while left != 0 {
+                core &= self.line_mask(r, left.trailing_zeros() as usize);
+                left &= left - 1;
             }
             if core & b.of(winner) == 0 {
                 return false;
@@ -1103,6 +1366,36 @@ impl<'p> Catalogue<'p> {
                 self.facts_by(&reading(&|r| r.lines &= !drop), b)
             }
             Mutant::NoLines => self.facts_by(&reading(&|r| r.lines = 0), b),
+            Mutant::LineIgnoredBy(i, p) => self.facts_by(
+                &reading(&|r| {
+                    if p == Player::X {
+                        r.first_lines &= !(1 << i)
+                    } else {
+                        r.second_lines &= !(1 << i)
+                    }
+                }),
+                b,
+            ),
+            Mutant::ClassIgnoredBy(c, p) => {
+                let drop = self.class_lines(|x| x == c);
+                self.facts_by(
+                    &reading(&|r| {
+                        if p == Player::X {
+                            r.first_lines &= !drop
+                        } else {
+                            r.second_lines &= !drop
+                        }
+                    }),
+                    b,
+                )
+            }
+            Mutant::NearLine(k) => {
+                let near = self.near[k as usize];
+                let bit = near
+                    .replaces
+                    .unwrap_or(self.problem.geometry.lines.len() as u8);
+                self.facts_by(&reading(&|r| r.near = Some((bit, near.squares))), b)
+            }
             Mutant::EmptyLineWins => self.facts_by(&reading(&|r| r.empty_wins = true), b),
             Mutant::MixedLineWins => self.facts_by(&reading(&|r| r.mixed_wins = true), b),
             Mutant::FullBeforeLine => self.facts_by(&reading(&|r| r.full_first = true), b),
@@ -1185,12 +1478,27 @@ impl<'p> Catalogue<'p> {
     fn reads_as_right(&self, i: usize, b: Board, f0: &Facts) -> bool {
         let g = &self.problem.geometry;
         let empty = g.full() & !b.filled();
+        // No line of `p`'s in `m` (the joker counting for both), on `b` or after one move:
+        // two of its squares are missing, or one that the other player holds.
+        let open = |m: u16, p: Player| {
+            let missing = m & !(b.of(p) | b.t);
+            missing.count_ones() >= 2 || missing & b.of(p.other()) != 0
+        };
+        // A set of squares that is nobody's line now or after a move; where perfect play is
+        // read, nobody's line in any continuation (it holds stones of both players).
+        let settled = |m: u16| {
+            if self.needs.values {
+                m & b.x != 0 && m & b.o != 0
+            } else {
+                open(m, Player::X) && open(m, Player::O)
+            }
+        };
         let dead = |drop: u64| {
             let mut left = drop;
             while left != 0 {
                 let l = g.lines[left.trailing_zeros() as usize];
                 left &= left - 1;
-                if l & b.x == 0 || l & b.o == 0 {
+                if !settled(l) {
                     return false;
                 }
             }
@@ -1211,11 +1519,41 @@ impl<'p> Catalogue<'p> {
             | Mutant::ClassIgnored(_)
             | Mutant::NoDiagonals
             | Mutant::NoLines => dead(self.dropped[i]),
+            // Perfect play is that of the whole board (the bug is in reading the position's
+            // lines): the mutant differs only where it reads the player's line, or a move that
+            // makes it.
+            Mutant::LineIgnoredBy(_, p) | Mutant::ClassIgnoredBy(_, p) => {
+                let mut left = self.dropped[i];
+                while left != 0 {
+                    if !open(g.lines[left.trailing_zeros() as usize], p) {
+                        return false;
+                    }
+                    left &= left - 1;
+                }
+                true
+            }
+            // Read in the position's lines only: perfect play is that of the whole board.
+            Mutant::NearLine(k) => {
+                let near = self.near[k as usize];
+                let unread = |m: u16| open(m, Player::X) && open(m, Player::O);
+                unread(near.squares) && near.replaces.is_none_or(|l| unread(g.lines[l as usize]))
+            }
             Mutant::EmptyLineWins => self.lines_of[empty as usize] == 0,
             Mutant::FullBeforeLine => !f0.full || f0.line == Line::None,
             Mutant::JokerOneSide => b.t == 0,
             _ => false,
         }
+    }
+
+    /// Whether mutant `i` reads perfect play on a board of other lines than the problem's:
+    /// each such board is a game of its own to solve.
+    fn plays_another_game(&self, i: usize) -> bool {
+        self.needs.values
+            && self.dropped[i] != 0
+            && !matches!(
+                self.mutants[i],
+                Mutant::LineIgnoredBy(..) | Mutant::ClassIgnoredBy(..) | Mutant::NearLine(_)
+            )
     }
 
     /// The lines (bits) whose [`Mutant::LineIgnored`] is among `kills`.
@@ -1296,33 +1634,38 @@ impl<'p> Catalogue<'p> {
 /// The smallest image of a set of squares under the symmetries of `g`'s board: the flips of
 /// the rows and of the columns, and on a square board the transposition.
 fn smallest_image(g: &Geometry, squares: u16) -> u16 {
+    (0..8)
+        .filter_map(|t| image(g, t, squares))
+        .min()
+        .unwrap_or(squares)
+}
+
+/// The image of a set of squares under symmetry `t` (0..8) of `g`'s board: bit 0 flips the
+/// rows, bit 1 the columns, bit 2 transposes (`None` for that on a board that is not square).
+fn image(g: &Geometry, t: u32, squares: u16) -> Option<u16> {
     let (rows, cols) = (g.rows, g.cols);
-    let mut best = u16::MAX;
-    for t in 0..8u32 {
-        let (flip_r, flip_c, transpose) = (t & 1 == 1, t & 2 == 2, t & 4 == 4);
-        if transpose && rows != cols {
+    let (flip_r, flip_c, transpose) = (t & 1 == 1, t & 2 == 2, t & 4 == 4);
+    if transpose && rows != cols {
+        return None;
+    }
+    let mut image = 0u16;
+    for s in 0..rows * cols {
+        if squares >> s & 1 == 0 {
             continue;
         }
-        let mut image = 0u16;
-        for s in 0..rows * cols {
-            if squares >> s & 1 == 0 {
-                continue;
-            }
-            let (mut r, mut c) = (s / cols, s % cols);
-            if flip_r {
-                r = rows - 1 - r;
-            }
-            if flip_c {
-                c = cols - 1 - c;
-            }
-            if transpose {
-                (r, c) = (c, r);
-            }
-            image |= 1 << (r * cols + c);
+        let (mut r, mut c) = (s / cols, s % cols);
+        if flip_r {
+            r = rows - 1 - r;
         }
-        best = best.min(image);
+        if flip_c {
+            c = cols - 1 - c;
+        }
+        if transpose {
+            (r, c) = (c, r);
+        }
+        image |= 1 << (r * cols + c);
     }
-    best
+    Some(image)
 }
 
 /// The killer set of a problem and what it proves.
@@ -1367,9 +1710,7 @@ fn lines_of(g: &Geometry) -> Vec<u64> {
 pub fn killer_set(problem: &Problem) -> KillerSet {
     let mut catalogue = Catalogue::new(problem);
     let n = catalogue.mutants.len();
-    let heavy: Vec<bool> = (0..n)
-        .map(|i| catalogue.needs.values && catalogue.dropped[i] != 0)
-        .collect();
+    let heavy: Vec<bool> = (0..n).map(|i| catalogue.plays_another_game(i)).collect();
     if !heavy.contains(&true) {
         return killer_set_with(problem, &mut catalogue, |_, _, _, _| {});
     }
@@ -1378,49 +1719,76 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
     let mut guards = Guards::new(&g.lines, (g.rows * g.cols) as usize);
     let mut positions = 0u64;
     let mut cells: Vec<Cell> = Vec::new();
-    // The signatures of the light mutants, in the order first seen, and their candidates.
+    // The candidates, kept by their signature of the plain mutants: the light ones but those
+    // of one player's lines and of near lines, of which there are many, each telling apart
+    // positions the game on other lines hardly does.
+    let mut plain = Bits::new(n);
+    for (i, &m) in catalogue.mutants.iter().enumerate() {
+        let many = matches!(
+            m,
+            Mutant::LineIgnoredBy(..) | Mutant::ClassIgnoredBy(..) | Mutant::NearLine(_)
+        );
+        if !heavy[i] && !many {
+            plain.set(i);
+        }
+    }
     let mut index: HashMap<(Bits, Cell), usize> = HashMap::new();
-    let mut kept: Vec<(Bits, Cell, Vec<Board>)> = Vec::new();
+    let mut kept: Vec<Vec<(Board, Bits)>> = Vec::new();
+    // Every other signature of the light mutants, with its first position: a member of the
+    // cover on what it is known to catch.
+    let mut seen = hashbrown::HashSet::new();
+    let mut light_only: Vec<(Bits, Cell, Board)> = Vec::new();
     for b in problem.positions() {
         positions += 1;
         let (a, cell) = catalogue.judged(b);
         let kills = catalogue.kills_where(b, &a, |i| !heavy[i]);
         guards.offer(b, catalogue.only_line(b));
-        match index.get(&(kills.clone(), cell)) {
+        let mut key = kills.clone();
+        key.intersect_with(&plain);
+        match index.get(&(key.clone(), cell)) {
             Some(&k) => {
-                let boards = &mut kept[k].2;
+                let boards = &mut kept[k];
                 if boards.len() < CANDIDATES_PER_SIGNATURE {
-                    boards.push(b);
-                } else if let Some(most) = (0..boards.len()).max_by_key(|&j| (boards[j].ply(), j))
-                    && boards[most].ply() > b.ply()
+                    boards.push((b, kills));
+                } else if let Some(most) = (0..boards.len()).max_by_key(|&j| (boards[j].0.ply(), j))
+                    && boards[most].0.ply() > b.ply()
                 {
                     boards.remove(most);
-                    boards.push(b);
+                    boards.push((b, kills));
+                } else if seen.insert((kills.clone(), cell)) {
+                    light_only.push((kills, cell, b));
                 }
             }
             None => {
                 if !cells.contains(&cell) {
                     cells.push(cell);
                 }
-                index.insert((kills.clone(), cell), kept.len());
-                kept.push((kills, cell, vec![b]));
+                index.insert((key, cell), kept.len());
+                kept.push(vec![(b, kills)]);
             }
         }
     }
     let mut first: Vec<(Bits, Cell, Board)> = Vec::new();
-    let mut seen = hashbrown::HashSet::new();
     let mut caught = Bits::new(n);
-    for (light, cell, boards) in kept {
-        for b in boards {
-            let (a, _) = catalogue.judged(b);
+    let mut seen_full = hashbrown::HashSet::new();
+    for boards in kept {
+        for (b, light) in boards {
+            let (a, cell) = catalogue.judged(b);
             let mut kills = catalogue.kills_where(b, &a, |i| heavy[i]);
             kills.union_with(&light);
             caught.union_with(&kills);
-            if seen.insert((kills.clone(), cell)) {
+            if seen_full.insert((kills.clone(), cell)) {
                 first.push((kills, cell, b));
             }
         }
     }
+    for (kills, cell, b) in light_only {
+        caught.union_with(&kills);
+        if seen_full.insert((kills.clone(), cell)) {
+            first.push((kills, cell, b));
+        }
+    }
+    let mut seen = seen_full;
     // The heavy mutants no candidate catches, each looked for over the whole space.
     for (i, _) in heavy.iter().enumerate().filter(|&(_, &h)| h) {
         if caught.has(i) {

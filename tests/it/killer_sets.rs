@@ -84,7 +84,7 @@ fn every_killer_set_is_small_catches_every_mutant_and_shows_every_combination() 
         for b in p.positions() {
             every_guard.extend(guards(&p, &mut cat, &mut values, b));
         }
-        let guarded: BTreeSet<(usize, usize, u8)> = k
+        let guarded: BTreeSet<(usize, usize, u8, u8)> = k
             .boards
             .iter()
             .flat_map(|&b| guards(&p, &mut cat, &mut values, b))
@@ -105,7 +105,7 @@ fn every_killer_set_is_small_catches_every_mutant_and_shows_every_combination() 
                 .filter(|&(j, _)| j != i)
                 .map(|(_, &b)| combination(&p, &mut values, b))
                 .collect();
-            let guards_without: BTreeSet<(usize, usize, u8)> = k
+            let guards_without: BTreeSet<(usize, usize, u8, u8)> = k
                 .boards
                 .iter()
                 .enumerate()
@@ -122,13 +122,14 @@ fn every_killer_set_is_small_catches_every_mutant_and_shows_every_combination() 
 }
 
 /// The guard elements `b` holds, found here square by square: (line, square off it, state of
-/// the square) for each line whose ignoring answers `b` wrong.
+/// the square, and beside an empty square whether the line is the second player's) for each line whose ignoring
+/// answers `b` wrong.
 fn guards(
     p: &Problem,
     cat: &mut Catalogue,
     values: &mut Values,
     b: Board,
-) -> Vec<(usize, usize, u8)> {
+) -> Vec<(usize, usize, u8, u8)> {
     let right = p.verdicts[p.verdict(b, values)].answer.clone();
     let mut out = Vec::new();
     for (i, line) in LINES.iter().enumerate() {
@@ -149,7 +150,9 @@ fn guards(
             } else {
                 0
             };
-            out.push((i, s, state));
+            // Beside an empty square: the second player's line, or not.
+            let owner = u8::from(state == 0 && line.iter().all(|&q| b.o >> q & 1 == 1));
+            out.push((i, s, state, owner));
         }
     }
     out
@@ -178,6 +181,44 @@ fn the_catalogue_is_derived_from_the_description() {
     assert_eq!(per(|m| matches!(m, Mutant::Omitted(_))), 2);
     // One pair of verdict rules to swap.
     assert_eq!(per(|m| matches!(m, Mutant::RulesSwapped(_))), 1);
+    // Each line, and the rows and the columns (the classes of more than one line), ignored
+    // for one player only.
+    assert_eq!(per(|m| matches!(m, Mutant::LineIgnoredBy(..))), 16);
+    assert_eq!(per(|m| matches!(m, Mutant::ClassIgnoredBy(..))), 4);
+    // Sets of squares read as a line beside the real ones: the runs of three of the flat grid
+    // that are no line, across a row's end (1-2-3, 2-3-4, 4-5-6, 5-6-7) and two apart
+    // (0-2-4, 1-3-5, 3-5-7, 4-6-8); the 3×3 board has no row or column to wrap.
+    let extra: BTreeSet<u16> = cat
+        .near
+        .iter()
+        .filter(|n| n.replaces.is_none())
+        .map(|n| n.squares)
+        .collect();
+    let runs = [
+        [1, 2, 3],
+        [2, 3, 4],
+        [4, 5, 6],
+        [5, 6, 7],
+        [0, 2, 4],
+        [1, 3, 5],
+        [3, 5, 7],
+        [4, 6, 8],
+    ];
+    let want: BTreeSet<u16> = runs
+        .iter()
+        .map(|r| r.iter().fold(0u16, |m, &s| m | 1 << s))
+        .collect();
+    assert_eq!(extra, want);
+    // A line typed with one square moved next to it, one of each shape up to the symmetries:
+    // each is no line, differs from its line in one square, and no two are images.
+    let moved: Vec<_> = cat.near.iter().filter(|n| n.replaces.is_some()).collect();
+    assert!(moved.len() >= 8, "{}", moved.len());
+    for n in &moved {
+        let l = p.geometry.lines[n.replaces.unwrap() as usize];
+        assert!(!p.geometry.lines.contains(&n.squares));
+        assert_eq!((l & !n.squares).count_ones(), 1);
+        assert_eq!(n.squares.count_ones(), 3);
+    }
     let ids: BTreeSet<String> = cat.mutants.iter().map(|&m| cat.id(m)).collect();
     assert_eq!(ids.len(), cat.mutants.len(), "ids are distinct");
     // Codeforces 3C reads more facts: more combinations, more rules to swap.
@@ -249,9 +290,18 @@ fn wrong_solutions_written_by_hand_fail_the_killer_set() {
         ("cf3c", "row-and-column"),
         ("perfect-play", "no-draw"),
     ];
-    // Bugs no mutant names: a line looked at only when another square is filled, a slice of
-    // the flat grid taken for the anti-diagonal, the diagonals looked at for one player only.
-    let unnamed = ["guarded", "slice-anti", "o-no-diagonals"];
+    // Bugs no mutant names as written: a line looked at only when another square is filled, a
+    // slice of the flat grid taken for the anti-diagonal, a row typed with a square moved, the
+    // rows found as runs of the flat grid, a line or a class looked at for one player only.
+    let unnamed = [
+        "guarded",
+        "slice-anti",
+        "o-no-diagonals",
+        "moved-square",
+        "flat-windows",
+        "x-no-row-3",
+        "o-no-columns",
+    ];
     let bugs = bugs.into_iter().chain(
         ["cf3c", "toe1", "toe2", "ccc-hk-2008-j4", "perfect-play"]
             .into_iter()
