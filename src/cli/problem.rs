@@ -454,6 +454,8 @@ struct CatalogueReach {
     /// answer, held by the killer set and feasible in the input space.
     guard_cells: usize,
     guard_cells_feasible: usize,
+    /// The (answer, ply) pairs the set holds: each answer at its first, middle and last ply.
+    answer_plies: usize,
     mutants: Vec<MutantRow>,
 }
 
@@ -532,6 +534,7 @@ pub fn stats(p: &Problem, format: Format, mutants: bool) -> anyhow::Result<ExitC
             coverage_cells: killer.cells.len(),
             guard_cells: killer.guards.0,
             guard_cells_feasible: killer.guards.1,
+            answer_plies: killer.spread.len(),
             mutants: catalogue
                 .mutants
                 .iter()
@@ -620,12 +623,14 @@ pub fn stats(p: &Problem, format: Format, mutants: bool) -> anyhow::Result<ExitC
             outln!(
                 "killer set: {} positions catch every wrong solution that fails anywhere and \
                  show all {} feasible combinations of line, stone difference, full board and \
-                 answer, and {} of the {} (line, square off it, state of the square) where the \
-                 line decides the answer (`tomek generate --problem {} --profile killer`)",
+                 answer, {} of the {} (line, square off it, state of the square) where the \
+                 line decides the answer, and each answer at its first, middle and last ply ({} \
+                 pairs of answer and ply) (`tomek generate --problem {} --profile killer`)",
                 c.killer_set,
                 c.coverage_cells,
                 c.guard_cells,
                 c.guard_cells_feasible,
+                c.answer_plies,
                 p.command_arg()
             );
         }

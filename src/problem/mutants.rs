@@ -1685,6 +1685,41 @@ pub struct KillerSet {
     /// The elements of the guard coverage ([`super::guards`]) the set holds, and those some
     /// position of the input space holds.
     pub guards: (usize, usize),
+    /// The (answer, ply) pairs the set spreads each answer over ([`Spread`]).
+    pub spread: Vec<(u8, u32)>,
+}
+
+/// Each answer over the plies: the killer set holds every answer at the first ply where it
+/// occurs, at the last, and at the middle one of the plies where it occurs, so at three plies
+/// where the answer has three or more. A solver right on an answer's simplest positions only,
+/// or its fullest only, meets both.
+#[derive(Default)]
+pub struct Spread {
+    /// The first position seen of each (answer, ply).
+    first: HashMap<(u8, u32), Board>,
+}
+
+impl Spread {
+    /// Notes position `b`, whose answer is `answer` (by index).
+    fn offer(&mut self, b: Board, answer: u8) {
+        self.first.entry((answer, b.ply())).or_insert(b);
+    }
+
+    /// The (answer, ply) pairs to hold, in order, each with a position of the input space.
+    fn targets(&self) -> Vec<((u8, u32), Board)> {
+        let mut by_answer: std::collections::BTreeMap<u8, Vec<u32>> = Default::default();
+        for &(a, ply) in self.first.keys() {
+            by_answer.entry(a).or_default().push(ply);
+        }
+        let mut out = Vec::new();
+        for (a, mut plies) in by_answer {
+            plies.sort_unstable();
+            let mut chosen = vec![plies[0], plies[plies.len() / 2], plies[plies.len() - 1]];
+            chosen.dedup();
+            out.extend(chosen.into_iter().map(|p| ((a, p), self.first[&(a, p)])));
+        }
+        out
+    }
 }
 
 /// The lines (bits over the first 64 of `g`'s lines) each mask of squares holds: every
@@ -1717,6 +1752,7 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
     catalogue.tables = false;
     let g = &problem.geometry;
     let mut guards = Guards::new(&g.lines, (g.rows * g.cols) as usize);
+    let mut spread = Spread::default();
     let mut positions = 0u64;
     let mut cells: Vec<Cell> = Vec::new();
     // The candidates, kept by their signature of the plain mutants: the light ones but those
@@ -1743,6 +1779,7 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
         let (a, cell) = catalogue.judged(b);
         let kills = catalogue.kills_where(b, &a, |i| !heavy[i]);
         guards.offer(b, catalogue.only_line(b));
+        spread.offer(b, cell.answer);
         let mut key = kills.clone();
         key.intersect_with(&plain);
         match index.get(&(key.clone(), cell)) {
@@ -1807,7 +1844,7 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
         }
     }
     let set = smallest_of(first, cells, n, positions);
-    with_guards(set, &guards, &mut catalogue)
+    with_guards(set, &guards, &spread, &mut catalogue)
 }
 
 /// How many positions of each signature of the light mutants (and cell) [`killer_set`] keeps
@@ -1829,6 +1866,7 @@ pub fn killer_set_with(
     let mut seen = hashbrown::HashSet::new();
     let g = &problem.geometry;
     let mut guards = Guards::new(&g.lines, (g.rows * g.cols) as usize);
+    let mut spread = Spread::default();
     for b in problem.positions() {
         positions += 1;
         let f = problem.facts_fast(b, &mut catalogue.values);
@@ -1840,6 +1878,7 @@ pub fn killer_set_with(
         let kills = catalogue.kills(b, &a);
         each(b, &f, &a, &kills);
         guards.offer(b, catalogue.lines_killed(&kills));
+        spread.offer(b, cell.answer);
         if seen.insert((kills.clone(), cell)) {
             if !cells.contains(&cell) {
                 cells.push(cell);
@@ -1848,7 +1887,7 @@ pub fn killer_set_with(
         }
     }
     let set = smallest_of(first, cells, n, positions);
-    with_guards(set, &guards, catalogue)
+    with_guards(set, &guards, &spread, catalogue)
 }
 
 /// The killer set from the candidates `first` (each position with its mutants caught and its
@@ -1891,14 +1930,35 @@ fn smallest_of(
         killable,
         cells,
         guards: (0, 0),
+        spread: Vec::new(),
     }
 }
 
 /// Completes `set` with the positions the guard coverage `guards` still needs.
 /// Then leaves out each position, most stones first, whose mutants, cell and guard elements
 /// the others all bring.
-fn with_guards(mut set: KillerSet, guards: &Guards, catalogue: &mut Catalogue) -> KillerSet {
+fn with_guards(
+    mut set: KillerSet,
+    guards: &Guards,
+    spread: &Spread,
+    catalogue: &mut Catalogue,
+) -> KillerSet {
     set.guards = guards.complete(&mut set.boards, |b| catalogue.lines_deciding(b));
+    // Each answer at its first, middle and last ply.
+    let targets = spread.targets();
+    let answer_of = |catalogue: &mut Catalogue, b: Board| catalogue.judged(b).1.answer;
+    let held: hashbrown::HashSet<(u8, u32)> = set
+        .boards
+        .iter()
+        .map(|&b| (answer_of(catalogue, b), b.ply()))
+        .collect();
+    for &(t, b) in &targets {
+        if !held.contains(&t) {
+            set.boards.push(b);
+        }
+    }
+    set.boards.sort_by_key(|&b| (b.ply(), b));
+    set.spread = targets.iter().map(|&(t, _)| t).collect();
     let n = catalogue.mutants.len();
     // What each position brings, as members of one set: mutants, then cells, then guard
     // elements.
@@ -1913,6 +1973,10 @@ fn with_guards(mut set: KillerSet, guards: &Guards, catalogue: &mut Catalogue) -
             let decided = catalogue.lines_killed(&kills);
             let base = n + set.cells.len();
             v.extend(guards.elements(b, decided).into_iter().map(|e| base + e));
+            // The spread's elements after every guard element.
+            if let Some(k) = set.spread.iter().position(|&t| t == (cell.answer, b.ply())) {
+                v.push(usize::MAX - k);
+            }
             v
         })
         .collect();

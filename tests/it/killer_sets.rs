@@ -91,6 +91,33 @@ fn every_killer_set_is_small_catches_every_mutant_and_shows_every_combination() 
             .collect();
         assert_eq!(guarded, every_guard, "{name}: the guard elements held");
         assert_eq!(k.guards, (guarded.len(), guarded.len()), "{name}");
+        // Each answer at the first, the middle and the last of the plies where it occurs.
+        let mut plies: std::collections::BTreeMap<String, BTreeSet<u32>> = Default::default();
+        for b in p.positions() {
+            let answer = p.verdicts[p.verdict(b, &mut values)].answer.clone();
+            plies.entry(answer).or_default().insert(b.ply());
+        }
+        let held: BTreeSet<(String, u32)> = k
+            .boards
+            .iter()
+            .map(|&b| {
+                (
+                    p.verdicts[p.verdict(b, &mut values)].answer.clone(),
+                    b.ply(),
+                )
+            })
+            .collect();
+        let mut spread = BTreeSet::new();
+        for (answer, at) in &plies {
+            let at: Vec<u32> = at.iter().copied().collect();
+            for ply in [at[0], at[at.len() / 2], at[at.len() - 1]] {
+                assert!(
+                    held.contains(&(answer.clone(), ply)),
+                    "{name}: no `{answer}` at ply {ply}"
+                );
+                spread.insert((answer.clone(), ply));
+            }
+        }
         for i in 0..k.boards.len() {
             let mut without = Bits::new(cat.mutants.len());
             for (j, s) in kills.iter().enumerate() {
@@ -112,8 +139,18 @@ fn every_killer_set_is_small_catches_every_mutant_and_shows_every_combination() 
                 .filter(|&(j, _)| j != i)
                 .flat_map(|(_, &b)| guards(&p, &mut cat, &mut values, b))
                 .collect();
+            let spread_without = spread.iter().all(|(answer, ply)| {
+                k.boards.iter().enumerate().any(|(j, &b)| {
+                    j != i
+                        && b.ply() == *ply
+                        && p.verdicts[p.verdict(b, &mut values)].answer == *answer
+                })
+            });
             assert!(
-                without != caught || cells_without != everywhere || guards_without != guarded,
+                without != caught
+                    || cells_without != everywhere
+                    || guards_without != guarded
+                    || !spread_without,
                 "{name}: position {} is not needed",
                 p.grid_text(k.boards[i])
             );
