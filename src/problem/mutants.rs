@@ -34,6 +34,7 @@ use crate::outcome::Player;
 use crate::tictactoe::board::Board;
 use crate::tictactoe::explain::Outcome;
 use crate::tictactoe::rules::Geometry;
+use crate::tictactoe::symmetry::{Perm, dihedral};
 use hashbrown::HashMap;
 
 /// A class of lines, by direction.
@@ -191,6 +192,16 @@ pub enum Mutant {
 }
 
 impl Mutant {
+    /// Whether the mutant is one of the many that read a line of one player or a near line:
+    /// under perfect play they are read in the position's own lines, not as games of their
+    /// own, and the killer set's candidates are not kept by them.
+    pub fn is_one_of_many(self) -> bool {
+        matches!(
+            self,
+            Mutant::LineIgnoredBy(..) | Mutant::ClassIgnoredBy(..) | Mutant::NearLine(_)
+        )
+    }
+
     /// The mutants written out as wrong reference programs in the problem packages, with
     /// their ids there.
     pub const CLASSIC: [Mutant; 13] = [
@@ -333,6 +344,7 @@ fn near_lines(g: &Geometry) -> Vec<Near> {
     let cells = rows * cols;
     let real = |m: u16| g.lines.contains(&m);
     let n = g.lines.len().min(64);
+    let symmetries = dihedral(g);
     let mut out: Vec<Near> = Vec::new();
     for (i, &l) in g.lines.iter().enumerate().take(64) {
         for s in 0..cells {
@@ -361,9 +373,9 @@ fn near_lines(g: &Geometry) -> Vec<Near> {
                 let m = (l & !(1 << s)) | 1 << t;
                 // One typo of each shape: the pair of line and set that is the smallest of
                 // its images under the board's symmetries.
-                let smallest = (0..8)
-                    .filter_map(|k| Some((image(g, k, m)?, image(g, k, l)?)))
-                    .all(|pair| pair >= (m, l));
+                let smallest = symmetries
+                    .iter()
+                    .all(|t| (t.apply(m), t.apply(l)) >= (m, l));
                 if !smallest {
                     continue;
                 }
@@ -593,6 +605,7 @@ impl<'p> Catalogue<'p> {
     fn new_empty(problem: &'p Problem) -> Catalogue<'p> {
         let g = &problem.geometry;
         let classes: Vec<Class> = g.lines.iter().map(|&l| Class::of(g, l)).collect();
+        let symmetries = dihedral(g);
         let mut shapes: Vec<(Class, Class, u16)> = Vec::new();
         let mut pairs: Vec<Vec<(u8, u8)>> = Vec::new();
         let n = g.lines.len().min(64);
@@ -603,7 +616,7 @@ impl<'p> Catalogue<'p> {
                     continue;
                 }
                 let (a, b) = (classes[i].min(classes[j]), classes[i].max(classes[j]));
-                let shape = (a, b, smallest_image(g, shared));
+                let shape = (a, b, smallest_image(&symmetries, shared));
                 match shapes.iter().position(|&s| s == shape) {
                     Some(k) => pairs[k].push((i as u8, j as u8)),
                     None => {
@@ -1548,12 +1561,7 @@ impl<'p> Catalogue<'p> {
     /// Whether mutant `i` reads perfect play on a board of other lines than the problem's:
     /// each such board is a game of its own to solve.
     fn plays_another_game(&self, i: usize) -> bool {
-        self.needs.values
-            && self.dropped[i] != 0
-            && !matches!(
-                self.mutants[i],
-                Mutant::LineIgnoredBy(..) | Mutant::ClassIgnoredBy(..) | Mutant::NearLine(_)
-            )
+        self.needs.values && self.dropped[i] != 0 && !self.mutants[i].is_one_of_many()
     }
 
     /// The lines (bits) whose [`Mutant::LineIgnored`] is among `kills`.
@@ -1631,41 +1639,13 @@ impl<'p> Catalogue<'p> {
     }
 }
 
-/// The smallest image of a set of squares under the symmetries of `g`'s board: the flips of
-/// the rows and of the columns, and on a square board the transposition.
-fn smallest_image(g: &Geometry, squares: u16) -> u16 {
-    (0..8)
-        .filter_map(|t| image(g, t, squares))
+/// The smallest image of a set of squares under the board's `symmetries`.
+fn smallest_image(symmetries: &[Perm], squares: u16) -> u16 {
+    symmetries
+        .iter()
+        .map(|t| t.apply(squares))
         .min()
         .unwrap_or(squares)
-}
-
-/// The image of a set of squares under symmetry `t` (0..8) of `g`'s board: bit 0 flips the
-/// rows, bit 1 the columns, bit 2 transposes (`None` for that on a board that is not square).
-fn image(g: &Geometry, t: u32, squares: u16) -> Option<u16> {
-    let (rows, cols) = (g.rows, g.cols);
-    let (flip_r, flip_c, transpose) = (t & 1 == 1, t & 2 == 2, t & 4 == 4);
-    if transpose && rows != cols {
-        return None;
-    }
-    let mut image = 0u16;
-    for s in 0..rows * cols {
-        if squares >> s & 1 == 0 {
-            continue;
-        }
-        let (mut r, mut c) = (s / cols, s % cols);
-        if flip_r {
-            r = rows - 1 - r;
-        }
-        if flip_c {
-            c = cols - 1 - c;
-        }
-        if transpose {
-            (r, c) = (c, r);
-        }
-        image |= 1 << (r * cols + c);
-    }
-    Some(image)
 }
 
 /// The killer set of a problem and what it proves.
@@ -1760,11 +1740,7 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
     // positions the game on other lines hardly does.
     let mut plain = Bits::new(n);
     for (i, &m) in catalogue.mutants.iter().enumerate() {
-        let many = matches!(
-            m,
-            Mutant::LineIgnoredBy(..) | Mutant::ClassIgnoredBy(..) | Mutant::NearLine(_)
-        );
-        if !heavy[i] && !many {
+        if !heavy[i] && !m.is_one_of_many() {
             plain.set(i);
         }
     }
