@@ -327,7 +327,7 @@ pub fn grid_index(g: &Geometry, b: Board) -> u64 {
 /// The table is dense, one byte a grid of the board (see [`grid_index`]), in pages allocated
 /// as the search first touches them: a search over a whole 4×4 board fills 43 MB, where a
 /// hash table of the same boards took over a gigabyte, and each look-up is an array read.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Values {
     table: Paged,
     /// What the searches for one question ([`Values::outcome`]) have proved, bits of
@@ -344,7 +344,7 @@ pub struct Values {
 
 /// A byte a grid, in pages of `1 << PAGE_BITS` allocated on first write; unwritten bytes read
 /// as 0.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Paged(Vec<Option<Box<[u8]>>>);
 
 impl Paged {
@@ -376,6 +376,7 @@ impl Paged {
 /// The proofs of [`Values`]: dense pages when most positions will be asked about (a pass over
 /// the input space), a hash table when a few searches visit a scattered few (one position
 /// explained), where a page a visit would cost more than the search.
+#[derive(Clone)]
 enum Proofs {
     Dense(Paged),
     Sparse(hashbrown::HashMap<u64, u8>),

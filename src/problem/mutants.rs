@@ -36,6 +36,7 @@ use crate::tictactoe::explain::Outcome;
 use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::symmetry::{Perm, dihedral};
 use hashbrown::HashMap;
+use rayon::prelude::*;
 
 /// A class of lines, by direction.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -447,6 +448,7 @@ fn square_name(g: &Geometry, s: u32) -> String {
 }
 
 /// The wrong solutions of one problem, ready to answer positions.
+#[derive(Clone)]
 pub struct Catalogue<'p> {
     problem: &'p Problem,
     /// Every mutant derived from the description, in catalogue order.
@@ -485,14 +487,25 @@ pub struct Catalogue<'p> {
     line_mutants: Vec<usize>,
     /// The right facts of the last board asked about: most mutants start from them.
     right: Option<(Board, Facts)>,
+    /// The mutants sorted by how [`Catalogue::kills`] finds where they may fail.
+    gates: Gates,
+    /// Perfect play on the whole board of the last board and mover asked about.
+    whole_board_play: Option<(Board, Player, Play)>,
     /// What of perfect play the rules read, asked of the problem once.
     needs: Needs,
     answers: Vec<String>,
 }
 
+/// Perfect play on a board: the value for the side to move, the first forced win's square and
+/// the distance to the end (the last two when the rules read them).
+type Play = (Outcome, Option<u8>, Option<u32>);
+
 /// What of perfect play a problem's rules (or filter) read.
 #[derive(Clone, Copy)]
 struct Needs {
+    /// Whether a rule reads whether a move wins at once: a solver's bug in a line then shows
+    /// on positions one move short of it.
+    wins_now: bool,
     values: bool,
     distance: bool,
     forced_win: bool,
@@ -643,7 +656,10 @@ impl<'p> Catalogue<'p> {
             dropped: Vec::new(),
             line_mutants: Vec::new(),
             right: None,
+            whole_board_play: None,
+            gates: Gates::default(),
             needs: Needs {
+                wins_now: problem.verdicts.iter().any(|r| r.when.wins_now.is_some()),
                 values: problem.needs_values(),
                 distance: problem.needs_distance(),
                 forced_win: problem.needs_forced_win(),
@@ -684,6 +700,20 @@ impl<'p> Catalogue<'p> {
             .collect();
         self.mutants = self.derive();
         self.dropped = self.mutants.iter().map(|&m| self.ignored(m)).collect();
+        for (i, &m) in self.mutants.iter().enumerate() {
+            let seen = match m {
+                Mutant::LineIgnored(_)
+                | Mutant::ClassIgnored(_)
+                | Mutant::NoDiagonals
+                | Mutant::NoLines => Some(Seen::Unsettled),
+                Mutant::LineIgnoredBy(_, p) | Mutant::ClassIgnoredBy(_, p) => Some(Seen::By(p)),
+                _ => None,
+            };
+            match seen {
+                Some(seen) => self.gates.lines.push((i, self.dropped[i], seen)),
+                None => self.gates.rest.push(i),
+            }
+        }
         self.line_mutants = (0..self.problem.geometry.lines.len().min(64))
             .map(|i| {
                 let m = Mutant::LineIgnored(i as u8);
@@ -1247,7 +1277,7 @@ impl<'p> Catalogue<'p> {
         lines: u64,
         b: Board,
         mover: Player,
-    ) -> (Outcome, Option<u8>, Option<u32>) {
+    ) -> Play {
         let (want, want_forced) = (self.needs.distance, self.needs.forced_win);
         let play = |g: &Geometry, values: &mut Values| {
             values.want_distance = want;
@@ -1266,7 +1296,17 @@ impl<'p> Catalogue<'p> {
             (1u64 << g.lines.len()) - 1
         };
         if lines & all == all {
-            return play(g, &mut self.values);
+            // Most mutants read perfect play on the whole board, of the board asked about
+            // last: one search serves them all.
+            if let Some((last, who, known)) = self.whole_board_play
+                && last == b
+                && who == mover
+            {
+                return known;
+            }
+            let known = play(g, &mut self.values);
+            self.whole_board_play = Some((b, mover, known));
+            return known;
         }
         let (sparse, tables, problem) = (self.sparse, self.tables, self.problem);
         let (sub, values) = self.geometries.entry(lines & all).or_insert_with(|| {
@@ -1447,40 +1487,67 @@ impl<'p> Catalogue<'p> {
         let f0 = self.facts(b);
         let here = combination(self.problem, &f0);
         let v0 = self.problem.verdict_of(&f0);
-        for i in 0..self.mutants.len() {
+        let live = Live::of(
+            &self.problem.geometry,
+            b,
+            self.needs.values,
+            self.needs.wins_now,
+        );
+        let (letters, spaces) = (
+            right.bytes().any(|c| c.is_ascii_alphabetic()),
+            right.contains(' '),
+        );
+        let gates = std::mem::take(&mut self.gates);
+        // The mutants that ignore lines, computed only where one of them is live: what
+        // [`Catalogue::reads_as_right`] tells of each, from the position's lines at once.
+        for &(i, dropped, seen) in &gates.lines {
+            let lines = match seen {
+                Seen::Unsettled => live.unsettled,
+                Seen::By(p) => live.of_player(p),
+            };
+            if dropped & lines != 0 && asked(i) && self.fails(i, b, right, v0, &f0) {
+                bits.set(i);
+            }
+        }
+        for &i in &gates.rest {
             if !asked(i) {
                 continue;
             }
-            let m = self.mutants[i];
-            let failed = match m {
+            let failed = match self.mutants[i] {
                 // Right everywhere but on their combination, where they print two answers or
                 // none: no answer need be made to know.
                 Mutant::Repeated(k) | Mutant::Omitted(k) => self.combinations[k as usize] == here,
                 // The right answer with its letters in the other case, or its spaces taken
                 // out: wrong wherever it has a letter, or a space.
-                Mutant::AnswerCase => right.bytes().any(|c| c.is_ascii_alphabetic()),
-                Mutant::AnswerSpacing => right.contains(' '),
-                _ if self.reads_as_right(i, b, &f0) => false,
-                // The rule's answer compared as it stands, unless it is a template to fill.
-                _ => match self.verdict_by(m, b) {
-                    None => true,
-                    Some((v, f)) => {
-                        let rule = &self.problem.verdicts[v];
-                        if !rule.is_template() {
-                            rule.answer != right
-                        } else if Some(v) == v0 && f.forced_win == f0.forced_win {
-                            false
-                        } else {
-                            rule.render(&f, self.problem.geometry.cols) != right
-                        }
-                    }
-                },
+                Mutant::AnswerCase => letters,
+                Mutant::AnswerSpacing => spaces,
+                _ if self.reads_as_right(i, b, &f0, &live) => false,
+                _ => self.fails(i, b, right, v0, &f0),
             };
             if failed {
                 bits.set(i);
             }
         }
+        self.gates = gates;
         bits
+    }
+
+    /// Whether mutant `i`, computed in full, answers `b` otherwise than `right`; `v0` and
+    /// `f0` are the right rule and facts.
+    fn fails(&mut self, i: usize, b: Board, right: &str, v0: Option<usize>, f0: &Facts) -> bool {
+        match self.verdict_by(self.mutants[i], b) {
+            None => true,
+            Some((v, f)) => {
+                let rule = &self.problem.verdicts[v];
+                if !rule.is_template() {
+                    rule.answer != right
+                } else if Some(v) == v0 && f.forced_win == f0.forced_win {
+                    false
+                } else {
+                    rule.render(&f, self.problem.geometry.cols) != right
+                }
+            }
+        }
     }
 
     /// Whether mutant `i` computes the right facts `f0` of `b` without computing them: its bug
@@ -1488,42 +1555,32 @@ impl<'p> Catalogue<'p> {
     /// line, or one player's only, or counts either way of the bound); lines it ignores that
     /// hold stones of both players, which no continuation completes, so that perfect play is
     /// that of the whole board; no empty line to take for a win; no joker to misread.
-    fn reads_as_right(&self, i: usize, b: Board, f0: &Facts) -> bool {
+    fn reads_as_right(&self, i: usize, b: Board, f0: &Facts, live: &Live) -> bool {
         let g = &self.problem.geometry;
         let empty = g.full() & !b.filled();
-        // No line of `p`'s in `m` (the joker counting for both), on `b` or after one move:
-        // two of its squares are missing, or one that the other player holds.
-        let open = |m: u16, p: Player| {
-            let missing = m & !(b.of(p) | b.t);
-            missing.count_ones() >= 2 || missing & b.of(p.other()) != 0
-        };
-        // A set of squares that is nobody's line now or after a move; where perfect play is
-        // read, nobody's line in any continuation (it holds stones of both players).
-        let settled = |m: u16| {
-            if self.needs.values {
-                m & b.x != 0 && m & b.o != 0
-            } else {
-                open(m, Player::X) && open(m, Player::O)
-            }
-        };
-        let dead = |drop: u64| {
-            let mut left = drop;
-            while left != 0 {
-                let l = g.lines[left.trailing_zeros() as usize];
-                left &= left - 1;
-                if !settled(l) {
-                    return false;
-                }
-            }
-            true
-        };
         match self.mutants[i] {
             Mutant::NoBothCheck => f0.line != Line::Both,
-            Mutant::MoveAfterWin
-            | Mutant::WinnerNotLast
-            | Mutant::WinnerLastSwapped
-            | Mutant::TwoLinesRejected
-            | Mutant::PairRejected(_) => f0.line == Line::None,
+            Mutant::WinnerNotLast | Mutant::WinnerLastSwapped => f0.line == Line::None,
+            // Checks of the winner's lines, which a right solution makes only where one
+            // player has a line (where both have, the position is refused before).
+            Mutant::MoveAfterWin => {
+                let (lines, winner) = self.winners(b, f0);
+                let mut core = g.full();
+                let mut left = lines;
+                while left != 0 {
+                    core &= g.lines[left.trailing_zeros() as usize];
+                    left &= left - 1;
+                }
+                lines == 0 || core & b.of(winner) != 0
+            }
+            Mutant::TwoLinesRejected => self.winners(b, f0).0.count_ones() < 2,
+            Mutant::PairRejected(k) => {
+                let (lines, _) = self.winners(b, f0);
+                lines.count_ones() < 2
+                    || !self.pairs[k as usize]
+                        .iter()
+                        .any(|&(i, j)| lines >> i & 1 == 1 && lines >> j & 1 == 1)
+            }
             Mutant::Counts(c) => {
                 let (x, o) = (b.x.count_ones(), b.o.count_ones());
                 c.ok(x, o) == Counts::Right.ok(x, o)
@@ -1531,30 +1588,37 @@ impl<'p> Catalogue<'p> {
             Mutant::LineIgnored(_)
             | Mutant::ClassIgnored(_)
             | Mutant::NoDiagonals
-            | Mutant::NoLines => dead(self.dropped[i]),
+            | Mutant::NoLines => self.dropped[i] & live.unsettled == 0,
             // Perfect play is that of the whole board (the bug is in reading the position's
             // lines): the mutant differs only where it reads the player's line, or a move that
             // makes it.
             Mutant::LineIgnoredBy(_, p) | Mutant::ClassIgnoredBy(_, p) => {
-                let mut left = self.dropped[i];
-                while left != 0 {
-                    if !open(g.lines[left.trailing_zeros() as usize], p) {
-                        return false;
-                    }
-                    left &= left - 1;
-                }
-                true
+                self.dropped[i] & live.of_player(p) == 0
             }
             // Read in the position's lines only: perfect play is that of the whole board.
             Mutant::NearLine(k) => {
                 let near = self.near[k as usize];
-                let unread = |m: u16| open(m, Player::X) && open(m, Player::O);
-                unread(near.squares) && near.replaces.is_none_or(|l| unread(g.lines[l as usize]))
+                let ahead = self.needs.wins_now;
+                let unread = |m: u16| open(b, m, Player::X, ahead) && open(b, m, Player::O, ahead);
+                unread(near.squares)
+                    && near
+                        .replaces
+                        .is_none_or(|l| (live.x | live.o) >> l & 1 == 0)
             }
             Mutant::EmptyLineWins => self.lines_of[empty as usize] == 0,
             Mutant::FullBeforeLine => !f0.full || f0.line == Line::None,
             Mutant::JokerOneSide => b.t == 0,
             _ => false,
+        }
+    }
+
+    /// The lines of `b`'s winner when one player only has a line (facts `f0`), and who that
+    /// is: what the checks of a winner's lines look at.
+    fn winners(&self, b: Board, f0: &Facts) -> (u64, Player) {
+        match f0.line {
+            Line::First => (self.lines_of[(b.x | b.t) as usize], Player::X),
+            Line::Second => (self.lines_of[(b.o | b.t) as usize], Player::O),
+            Line::None | Line::Both => (0, Player::X),
         }
     }
 
@@ -1636,6 +1700,73 @@ impl<'p> Catalogue<'p> {
                 .position(|a| a == right)
                 .expect("an answer of the rules") as u8,
         }
+    }
+}
+
+/// The mutants of a catalogue by how a position tells whether they may fail on it.
+#[derive(Clone, Default)]
+struct Gates {
+    /// Each mutant that ignores lines (index, the lines, for whom): it may fail only where
+    /// one of them is [`Live`].
+    lines: Vec<(usize, u64, Seen)>,
+    /// The others, asked of [`Catalogue::reads_as_right`] one by one.
+    rest: Vec<usize>,
+}
+
+/// Which of a position's [`Live`] lines a mutant's ignored lines are checked against.
+#[derive(Clone, Copy)]
+enum Seen {
+    Unsettled,
+    By(Player),
+}
+
+/// Whether `p` has no line in the squares `m` on `b` nor after one move (the joker counting for
+/// both): two of them are missing, or one that the other player holds.
+/// Where the rules never read whether a move wins at once (`ahead` false), no solver looks
+/// past `b`: `p` has no line in `m` on `b` itself.
+#[inline]
+fn open(b: Board, m: u16, p: Player, ahead: bool) -> bool {
+    let missing = m & !(b.of(p) | b.t);
+    if ahead {
+        missing.count_ones() >= 2 || missing & b.of(p.other()) != 0
+    } else {
+        missing != 0
+    }
+}
+
+/// The lines (bits over the geometry's lines) of a position that a mutant ignoring them could
+/// read otherwise than a right solution, found once for every mutant of the position.
+struct Live {
+    /// The lines the first player has, or can make in one move where the rules read that.
+    x: u64,
+    /// The second player's, likewise.
+    o: u64,
+    /// The lines that are not settled: one of the above; where perfect play is read, each
+    /// line that does not hold stones of both players (some continuation may complete it).
+    unsettled: u64,
+}
+
+impl Live {
+    /// The live lines of `b`; `values` whether perfect play is read, `ahead` whether the
+    /// rules read a move that wins at once.
+    fn of(g: &Geometry, b: Board, values: bool, ahead: bool) -> Live {
+        let (mut x, mut o, mut unsettled) = (0u64, 0u64, 0u64);
+        for (i, &l) in g.lines.iter().enumerate().take(64) {
+            let (lx, lo) = (!open(b, l, Player::X, ahead), !open(b, l, Player::O, ahead));
+            x |= (lx as u64) << i;
+            o |= (lo as u64) << i;
+            let loose = if values {
+                l & b.x == 0 || l & b.o == 0
+            } else {
+                lx || lo
+            };
+            unsettled |= (loose as u64) << i;
+        }
+        Live { x, o, unsettled }
+    }
+
+    fn of_player(&self, p: Player) -> u64 {
+        if p == Player::X { self.x } else { self.o }
     }
 }
 
@@ -1750,37 +1881,45 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
     // cover on what it is known to catch.
     let mut seen = hashbrown::HashSet::new();
     let mut light_only: Vec<(Bits, Cell, Board)> = Vec::new();
-    for b in problem.positions() {
-        positions += 1;
-        let (a, cell) = catalogue.judged(b);
-        let kills = catalogue.kills_where(b, &a, |i| !heavy[i]);
-        guards.offer(b, catalogue.only_line(b));
-        spread.offer(b, cell.answer);
-        let mut key = kills.clone();
-        key.intersect_with(&plain);
-        match index.get(&(key.clone(), cell)) {
-            Some(&k) => {
-                let boards = &mut kept[k];
-                if boards.len() < CANDIDATES_PER_SIGNATURE {
-                    boards.push((b, kills));
-                } else if let Some(most) = (0..boards.len()).max_by_key(|&j| (boards[j].0.ply(), j))
-                    && boards[most].0.ply() > b.ply()
-                {
-                    boards.remove(most);
-                    boards.push((b, kills));
-                } else if seen.insert((kills.clone(), cell)) {
-                    light_only.push((kills, cell, b));
+    let judge = |cat: &mut Catalogue, b: Board| {
+        let (a, cell) = cat.judged(b);
+        (cell, cat.kills_where(b, &a, |i| !heavy[i]))
+    };
+    in_parallel(
+        &mut catalogue,
+        &problem.positions(),
+        judge,
+        |catalogue, b, (cell, kills)| {
+            positions += 1;
+            guards.offer(b, catalogue.only_line(b));
+            spread.offer(b, cell.answer);
+            let mut key = kills.clone();
+            key.intersect_with(&plain);
+            match index.get(&(key.clone(), cell)) {
+                Some(&k) => {
+                    let boards = &mut kept[k];
+                    if boards.len() < CANDIDATES_PER_SIGNATURE {
+                        boards.push((b, kills));
+                    } else if let Some(most) =
+                        (0..boards.len()).max_by_key(|&j| (boards[j].0.ply(), j))
+                        && boards[most].0.ply() > b.ply()
+                    {
+                        boards.remove(most);
+                        boards.push((b, kills));
+                    } else if seen.insert((kills.clone(), cell)) {
+                        light_only.push((kills, cell, b));
+                    }
+                }
+                None => {
+                    if !cells.contains(&cell) {
+                        cells.push(cell);
+                    }
+                    index.insert((key, cell), kept.len());
+                    kept.push(vec![(b, kills)]);
                 }
             }
-            None => {
-                if !cells.contains(&cell) {
-                    cells.push(cell);
-                }
-                index.insert((key, cell), kept.len());
-                kept.push(vec![(b, kills)]);
-            }
-        }
-    }
+        },
+    );
     let mut first: Vec<(Bits, Cell, Board)> = Vec::new();
     let mut caught = Bits::new(n);
     let mut seen_full = hashbrown::HashSet::new();
@@ -1823,6 +1962,40 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
     with_guards(set, &guards, &spread, &mut catalogue)
 }
 
+/// The positions a thread judges at a time in [`in_parallel`].
+const BLOCK: usize = 1 << 14;
+
+/// Judges each of `boards` by `work`, a copy of the catalogue a thread, and hands the
+/// results to `each` in the order of `boards`: the same calls whatever the number of
+/// threads, since a position's judgement depends on the position alone.
+fn in_parallel<'p, T: Send>(
+    catalogue: &mut Catalogue<'p>,
+    boards: &[Board],
+    work: impl Fn(&mut Catalogue<'p>, Board) -> T + Sync,
+    mut each: impl FnMut(&mut Catalogue<'p>, Board, T),
+) {
+    let threads = rayon::current_num_threads().clamp(1, boards.len().div_ceil(BLOCK).max(1));
+    let mut helpers: Vec<Catalogue<'p>> = (1..threads).map(|_| catalogue.clone()).collect();
+    for block in boards.chunks(BLOCK * threads) {
+        let part = block.len().div_ceil(threads);
+        let results: Vec<Vec<T>> = {
+            let mut workers: Vec<&mut Catalogue<'p>> = std::iter::once(&mut *catalogue)
+                .chain(helpers.iter_mut())
+                .collect();
+            workers
+                .par_iter_mut()
+                .zip(block.par_chunks(part))
+                .map(|(cat, bs)| bs.iter().map(|&b| work(cat, b)).collect())
+                .collect()
+        };
+        for (bs, rs) in block.chunks(part).zip(results) {
+            for (&b, r) in bs.iter().zip(rs) {
+                each(catalogue, b, r);
+            }
+        }
+    }
+}
+
 /// How many positions of each signature of the light mutants (and cell) [`killer_set`] keeps
 /// as candidates for the heavy ones: those with the fewest stones.
 pub const CANDIDATES_PER_SIGNATURE: usize = 4;
@@ -1843,25 +2016,33 @@ pub fn killer_set_with(
     let g = &problem.geometry;
     let mut guards = Guards::new(&g.lines, (g.rows * g.cols) as usize);
     let mut spread = Spread::default();
-    for b in problem.positions() {
-        positions += 1;
-        let f = problem.facts_fast(b, &mut catalogue.values);
+    let judge = |cat: &mut Catalogue, b: Board| {
+        let f = problem.facts_fast(b, &mut cat.values);
         let v = problem
             .verdict_of(&f)
             .expect("the rules cover the input space");
         let a = problem.verdicts[v].render(&f, problem.geometry.cols);
-        let cell = catalogue.cell(b, &f, &a);
-        let kills = catalogue.kills(b, &a);
-        each(b, &f, &a, &kills);
-        guards.offer(b, catalogue.lines_killed(&kills));
-        spread.offer(b, cell.answer);
-        if seen.insert((kills.clone(), cell)) {
-            if !cells.contains(&cell) {
-                cells.push(cell);
+        let cell = cat.cell(b, &f, &a);
+        let kills = cat.kills(b, &a);
+        (f, a, cell, kills)
+    };
+    in_parallel(
+        catalogue,
+        &problem.positions(),
+        judge,
+        |catalogue, b, (f, a, cell, kills)| {
+            positions += 1;
+            each(b, &f, &a, &kills);
+            guards.offer(b, catalogue.lines_killed(&kills));
+            spread.offer(b, cell.answer);
+            if seen.insert((kills.clone(), cell)) {
+                if !cells.contains(&cell) {
+                    cells.push(cell);
+                }
+                first.push((kills, cell, b));
             }
-            first.push((kills, cell, b));
-        }
-    }
+        },
+    );
     let set = smallest_of(first, cells, n, positions);
     with_guards(set, &guards, &spread, catalogue)
 }
@@ -2015,7 +2196,8 @@ mod tests {
                     ) {
                         continue;
                     }
-                    if cat.reads_as_right(i, b, &f0) {
+                    let live = Live::of(&p.geometry, b, p.needs_values(), cat.needs.wins_now);
+                    if cat.reads_as_right(i, b, &f0, &live) {
                         skipped += 1;
                         let (v, f) = cat.verdict_by(m, b).expect("a rule");
                         assert_eq!(v, v0, "{name}: {m:?} on {b:?}");
