@@ -3,6 +3,7 @@
 //! each position catches and the combination of facts it shows.
 
 use hashbrown::HashMap;
+use rayon::prelude::*;
 
 /// A set of small numbers (mutants, cells) as bits.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -160,32 +161,35 @@ fn maximal(all: &[Vec<u64>], distinct: &[usize]) -> Vec<usize> {
                 .map(move |b| w * 64 + b)
         })
     };
-    // A set that holds another holds its rarest member: only the kept sets through that
-    // member are looked at.
-    let mut frequency = vec![0u32; words * 64];
-    for &i in distinct {
-        for e in members(i) {
-            frequency[e] += 1;
-        }
-    }
+    // A set that holds another holds each of its members: only the kept sets through its
+    // member with the fewest are looked at. Sets of one size that differ never hold each
+    // other, so the sets of a size are looked at together, in parallel, against the larger
+    // ones kept.
     let mut by_size: Vec<(u32, usize)> = distinct.iter().map(|&i| (size(i), i)).collect();
     by_size.sort_by_key(|&(n, i)| (std::cmp::Reverse(n), i));
-    let mut through: Vec<Vec<(u32, usize)>> = vec![Vec::new(); words * 64];
+    let mut through: Vec<Vec<usize>> = vec![Vec::new(); words * 64];
     let mut kept: Vec<usize> = Vec::new();
-    for (n, i) in by_size {
-        let held = match members(i).min_by_key(|&e| (frequency[e], e)) {
-            // Only a larger set can hold it: sets of one size that differ never do.
-            Some(rare) => through[rare]
-                .iter()
-                .any(|&(m, j)| m > n && within(&all[i], &all[j])),
-            None => !kept.is_empty(),
-        };
-        if !held {
+    let mut at = 0;
+    while at < by_size.len() {
+        let n = by_size[at].0;
+        let end = at + by_size[at..].iter().take_while(|&&(m, _)| m == n).count();
+        let fresh: Vec<usize> = by_size[at..end]
+            .par_iter()
+            .filter_map(|&(_, i)| {
+                let held = match members(i).min_by_key(|&e| through[e].len()) {
+                    Some(rare) => through[rare].iter().any(|&j| within(&all[i], &all[j])),
+                    None => !kept.is_empty(),
+                };
+                (!held).then_some(i)
+            })
+            .collect();
+        for &i in &fresh {
             kept.push(i);
             for e in members(i) {
-                through[e].push((n, i));
+                through[e].push(i);
             }
         }
+        at = end;
     }
     kept.sort_unstable();
     kept

@@ -709,9 +709,10 @@ impl<'p> Catalogue<'p> {
                 Mutant::LineIgnoredBy(_, p) | Mutant::ClassIgnoredBy(_, p) => Some(Seen::By(p)),
                 _ => None,
             };
-            match seen {
-                Some(seen) => self.gates.lines.push((i, self.dropped[i], seen)),
-                None => self.gates.rest.push(i),
+            match (seen, m) {
+                (Some(seen), _) => self.gates.lines.push((i, self.dropped[i], seen)),
+                (None, Mutant::NearLine(k)) => self.gates.near.push((i, self.near[k as usize])),
+                _ => self.gates.rest.push(i),
             }
         }
         self.line_mutants = (0..self.problem.geometry.lines.len().min(64))
@@ -1272,12 +1273,7 @@ impl<'p> Catalogue<'p> {
     /// Perfect play on `b` for `mover`, on the board of the lines in `lines` only: the
     /// value, the first forced win's square and the distance to the end (when the rules read
     /// it).
-    fn outcome(
-        &mut self,
-        lines: u64,
-        b: Board,
-        mover: Player,
-    ) -> Play {
+    fn outcome(&mut self, lines: u64, b: Board, mover: Player) -> Play {
         let (want, want_forced) = (self.needs.distance, self.needs.forced_win);
         let play = |g: &Geometry, values: &mut Values| {
             values.want_distance = want;
@@ -1509,6 +1505,17 @@ impl<'p> Catalogue<'p> {
                 bits.set(i);
             }
         }
+        let ahead = self.needs.wins_now;
+        let unread = |m: u16| open(b, m, Player::X, ahead) && open(b, m, Player::O, ahead);
+        for &(i, near) in &gates.near {
+            let live_here = !unread(near.squares)
+                || near
+                    .replaces
+                    .is_some_and(|l| (live.x | live.o) >> l & 1 == 1);
+            if live_here && asked(i) && self.fails(i, b, right, v0, &f0) {
+                bits.set(i);
+            }
+        }
         for &i in &gates.rest {
             if !asked(i) {
                 continue;
@@ -1709,6 +1716,9 @@ struct Gates {
     /// Each mutant that ignores lines (index, the lines, for whom): it may fail only where
     /// one of them is [`Live`].
     lines: Vec<(usize, u64, Seen)>,
+    /// Each [`Mutant::NearLine`] (index, the squares): it may fail only where they, or the
+    /// line they replace, are live.
+    near: Vec<(usize, Near)>,
     /// The others, asked of [`Catalogue::reads_as_right`] one by one.
     rest: Vec<usize>,
 }
@@ -1883,43 +1893,43 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
     let mut light_only: Vec<(Bits, Cell, Board)> = Vec::new();
     let judge = |cat: &mut Catalogue, b: Board| {
         let (a, cell) = cat.judged(b);
-        (cell, cat.kills_where(b, &a, |i| !heavy[i]))
+        let kills = cat.kills_where(b, &a, |i| !heavy[i]);
+        let mut key = kills.clone();
+        key.intersect_with(&plain);
+        (cell, kills, key, cat.only_line(b))
     };
-    in_parallel(
-        &mut catalogue,
-        &problem.positions(),
-        judge,
-        |catalogue, b, (cell, kills)| {
-            positions += 1;
-            guards.offer(b, catalogue.only_line(b));
-            spread.offer(b, cell.answer);
-            let mut key = kills.clone();
-            key.intersect_with(&plain);
-            match index.get(&(key.clone(), cell)) {
-                Some(&k) => {
-                    let boards = &mut kept[k];
-                    if boards.len() < CANDIDATES_PER_SIGNATURE {
-                        boards.push((b, kills));
-                    } else if let Some(most) =
-                        (0..boards.len()).max_by_key(|&j| (boards[j].0.ply(), j))
-                        && boards[most].0.ply() > b.ply()
-                    {
-                        boards.remove(most);
-                        boards.push((b, kills));
-                    } else if seen.insert((kills.clone(), cell)) {
-                        light_only.push((kills, cell, b));
+    let each = |_: &mut Catalogue, b: Board, (cell, kills, key, only): (Cell, Bits, Bits, u64)| {
+        positions += 1;
+        guards.offer(b, only);
+        spread.offer(b, cell.answer);
+        match index.entry((key, cell)) {
+            hashbrown::hash_map::Entry::Occupied(k) => {
+                let boards = &mut kept[*k.get()];
+                if boards.len() < CANDIDATES_PER_SIGNATURE {
+                    boards.push((b, kills));
+                } else if let Some(most) = (0..boards.len()).max_by_key(|&j| (boards[j].0.ply(), j))
+                    && boards[most].0.ply() > b.ply()
+                {
+                    boards.remove(most);
+                    boards.push((b, kills));
+                } else {
+                    let full = (kills, cell);
+                    if !seen.contains(&full) {
+                        light_only.push((full.0.clone(), cell, b));
+                        seen.insert(full);
                     }
-                }
-                None => {
-                    if !cells.contains(&cell) {
-                        cells.push(cell);
-                    }
-                    index.insert((key, cell), kept.len());
-                    kept.push(vec![(b, kills)]);
                 }
             }
-        },
-    );
+            hashbrown::hash_map::Entry::Vacant(slot) => {
+                if !cells.contains(&cell) {
+                    cells.push(cell);
+                }
+                slot.insert(kept.len());
+                kept.push(vec![(b, kills)]);
+            }
+        }
+    };
+    in_parallel(&mut catalogue, &problem.positions(), judge, each);
     let mut first: Vec<(Bits, Cell, Board)> = Vec::new();
     let mut caught = Bits::new(n);
     let mut seen_full = hashbrown::HashSet::new();
@@ -1967,32 +1977,40 @@ const BLOCK: usize = 1 << 14;
 
 /// Judges each of `boards` by `work`, a copy of the catalogue a thread, and hands the
 /// results to `each` in the order of `boards`: the same calls whatever the number of
-/// threads, since a position's judgement depends on the position alone.
+/// threads, since a position's judgement depends on the position alone. A block's results
+/// are handed on while the next block is judged.
 fn in_parallel<'p, T: Send>(
     catalogue: &mut Catalogue<'p>,
     boards: &[Board],
     work: impl Fn(&mut Catalogue<'p>, Board) -> T + Sync,
-    mut each: impl FnMut(&mut Catalogue<'p>, Board, T),
+    mut each: impl FnMut(&mut Catalogue<'p>, Board, T) + Send,
 ) {
-    let threads = rayon::current_num_threads().clamp(1, boards.len().div_ceil(BLOCK).max(1));
-    let mut helpers: Vec<Catalogue<'p>> = (1..threads).map(|_| catalogue.clone()).collect();
-    for block in boards.chunks(BLOCK * threads) {
-        let part = block.len().div_ceil(threads);
-        let results: Vec<Vec<T>> = {
-            let mut workers: Vec<&mut Catalogue<'p>> = std::iter::once(&mut *catalogue)
-                .chain(helpers.iter_mut())
-                .collect();
-            workers
-                .par_iter_mut()
-                .zip(block.par_chunks(part))
-                .map(|(cat, bs)| bs.iter().map(|&b| work(cat, b)).collect())
-                .collect()
-        };
-        for (bs, rs) in block.chunks(part).zip(results) {
-            for (&b, r) in bs.iter().zip(rs) {
-                each(catalogue, b, r);
-            }
-        }
+    let threads = rayon::current_num_threads().max(1);
+    let mut workers: Vec<Catalogue<'p>> = (0..threads).map(|_| catalogue.clone()).collect();
+    let judge = |workers: &mut Vec<Catalogue<'p>>, block: &[Board]| -> Vec<T> {
+        let part = block.len().div_ceil(threads).max(1);
+        let parts: Vec<Vec<T>> = workers
+            .par_iter_mut()
+            .zip(block.par_chunks(part))
+            .map(|(cat, bs)| bs.iter().map(|&b| work(cat, b)).collect())
+            .collect();
+        parts.into_iter().flatten().collect()
+    };
+    let mut blocks = boards.chunks(BLOCK * threads);
+    let mut pending = blocks
+        .next()
+        .map(|block| (block, judge(&mut workers, block)));
+    while let Some((block, results)) = pending.take() {
+        let next = blocks.next();
+        let ((), judged) = rayon::join(
+            || {
+                for (&b, r) in block.iter().zip(results) {
+                    each(catalogue, b, r);
+                }
+            },
+            || next.map(|block| (block, judge(&mut workers, block))),
+        );
+        pending = judged;
     }
 }
 
@@ -2006,7 +2024,7 @@ pub const CANDIDATES_PER_SIGNATURE: usize = 4;
 pub fn killer_set_with(
     problem: &Problem,
     catalogue: &mut Catalogue,
-    mut each: impl FnMut(Board, &Facts, &str, &Bits),
+    mut each: impl FnMut(Board, &Facts, &str, &Bits) + Send,
 ) -> KillerSet {
     let n = catalogue.mutants.len();
     let mut positions = 0u64;
