@@ -1505,14 +1505,8 @@ impl<'p> Catalogue<'p> {
                 bits.set(i);
             }
         }
-        let ahead = self.needs.wins_now;
-        let unread = |m: u16| open(b, m, Player::X, ahead) && open(b, m, Player::O, ahead);
         for &(i, near) in &gates.near {
-            let live_here = !unread(near.squares)
-                || near
-                    .replaces
-                    .is_some_and(|l| (live.x | live.o) >> l & 1 == 1);
-            if live_here && asked(i) && self.fails(i, b, right, v0, &f0) {
+            if !self.near_unread(b, near, &live) && asked(i) && self.fails(i, b, right, v0, &f0) {
                 bits.set(i);
             }
         }
@@ -1603,20 +1597,23 @@ impl<'p> Catalogue<'p> {
                 self.dropped[i] & live.of_player(p) == 0
             }
             // Read in the position's lines only: perfect play is that of the whole board.
-            Mutant::NearLine(k) => {
-                let near = self.near[k as usize];
-                let ahead = self.needs.wins_now;
-                let unread = |m: u16| open(b, m, Player::X, ahead) && open(b, m, Player::O, ahead);
-                unread(near.squares)
-                    && near
-                        .replaces
-                        .is_none_or(|l| (live.x | live.o) >> l & 1 == 0)
-            }
+            Mutant::NearLine(k) => self.near_unread(b, self.near[k as usize], live),
             Mutant::EmptyLineWins => self.lines_of[empty as usize] == 0,
             Mutant::FullBeforeLine => !f0.full || f0.line == Line::None,
             Mutant::JokerOneSide => b.t == 0,
             _ => false,
         }
+    }
+
+    /// Whether neither the squares of `near` nor the line they replace are live on `b`: the
+    /// near line's mutant then reads `b` as a right solution does.
+    fn near_unread(&self, b: Board, near: Near, live: &Live) -> bool {
+        let ahead = self.needs.wins_now;
+        let unread = |m: u16| open(b, m, Player::X, ahead) && open(b, m, Player::O, ahead);
+        unread(near.squares)
+            && near
+                .replaces
+                .is_none_or(|l| (live.x | live.o) >> l & 1 == 0)
     }
 
     /// The lines of `b`'s winner when one player only has a line (facts `f0`), and who that
