@@ -4,15 +4,18 @@
 
 use hashbrown::HashMap;
 use rayon::prelude::*;
+use smallvec::SmallVec;
 
-/// A set of small numbers (mutants, cells) as bits.
+/// A set of small numbers (mutants, cells) as bits. The first 256 are held in place, with no
+/// allocation: a position's set of mutants is made by one thread and dropped by another, and
+/// allocations freed across threads contend for the allocator's lock.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Bits(Vec<u64>);
+pub struct Bits(SmallVec<[u64; 4]>);
 
 impl Bits {
     /// An empty set with room for `n` members.
     pub fn new(n: usize) -> Bits {
-        Bits(vec![0; n.div_ceil(64).max(1)])
+        Bits(smallvec::smallvec![0; n.div_ceil(64).max(1)])
     }
 
     /// Adds `i`.
@@ -73,7 +76,7 @@ impl Bits {
 pub fn smallest_cover(sets: &[Bits], exclusive: &Bits) -> Vec<usize> {
     let words = sets.iter().map(|s| s.0.len()).max().unwrap_or(1);
     let norm = |s: &Bits| {
-        let mut v = s.0.clone();
+        let mut v = s.0.to_vec();
         v.resize(words, 0);
         v
     };
@@ -203,7 +206,7 @@ pub fn undominated(sets: &[Bits]) -> Vec<usize> {
     let all: Vec<Vec<u64>> = sets
         .iter()
         .map(|s| {
-            let mut v = s.0.clone();
+            let mut v = s.0.to_vec();
             v.resize(words, 0);
             v
         })
@@ -370,7 +373,7 @@ mod tests {
             bits(&[3, 4, 5, 7]),
             bits(&[2, 3, 8]),
         ];
-        let norm: Vec<Vec<u64>> = sets.iter().map(|s| s.0.clone()).collect();
+        let norm: Vec<Vec<u64>> = sets.iter().map(|s| s.0.to_vec()).collect();
         let target = vec![norm.iter().fold(0u64, |u, s| u | s[0])];
         let greedy = greedy_cover(&norm, &target);
         let best = smallest_cover(&sets, &Bits::new(64));
@@ -398,7 +401,7 @@ mod tests {
                     b
                 })
                 .collect();
-            let norm: Vec<Vec<u64>> = sets.iter().map(|s| s.0.clone()).collect();
+            let norm: Vec<Vec<u64>> = sets.iter().map(|s| s.0.to_vec()).collect();
             let target = vec![norm.iter().fold(0u64, |u, s| u | s[0])];
             let greedy = greedy_cover(&norm, &target);
             for i in 0..greedy.len() {
