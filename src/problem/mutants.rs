@@ -1159,8 +1159,9 @@ impl<'p> Catalogue<'p> {
         } else {
             Player::O
         };
-        // A move wins at once when it leaves a line it looks at all the mover's.
-        let wins_now = !over && next != Next::Neither && {
+        // A move wins at once when it leaves a line it looks at all the mover's; looked for
+        // only where a rule reads it.
+        let wins_now = self.needs.wins_now && !over && next != Next::Neither && {
             let mine = if mover == Player::X || r.joker_both {
                 b.of(mover) | b.t
             } else {
@@ -1460,11 +1461,16 @@ impl<'p> Catalogue<'p> {
         };
         let p = self.problem;
         let v = match m {
+            // Rules k and k + 1 in each other's place: only where rule k is the first to
+            // hold does the order tell, and then rule k + 1 answers if it holds too.
             Mutant::RulesSwapped(k) => {
                 let k = k as usize;
-                let mut order: Vec<usize> = (0..p.verdicts.len()).collect();
-                order.swap(k, k + 1);
-                order.into_iter().find(|&i| p.verdicts[i].when.hold(&f))?
+                let first = p.verdict_of(&f)?;
+                if first == k && p.verdicts[k + 1].when.hold(&f) {
+                    k + 1
+                } else {
+                    first
+                }
             }
             _ => p.verdict_of(&f)?,
         };
@@ -1522,6 +1528,7 @@ impl<'p> Catalogue<'p> {
                 // out: wrong wherever it has a letter, or a space.
                 Mutant::AnswerCase => letters,
                 Mutant::AnswerSpacing => spaces,
+                Mutant::RulesSwapped(k) if v0 != Some(k as usize) => false,
                 _ if self.reads_as_right(i, b, &f0, &live) => false,
                 _ => self.fails(i, b, right, v0, &f0),
             };
@@ -1599,6 +1606,11 @@ impl<'p> Catalogue<'p> {
             // Read in the position's lines only: perfect play is that of the whole board.
             Mutant::NearLine(k) => self.near_unread(b, self.near[k as usize], live),
             Mutant::EmptyLineWins => self.lines_of[empty as usize] == 0,
+            // No line is full with stones of both players.
+            Mutant::MixedLineWins => g
+                .lines
+                .iter()
+                .all(|&l| l & empty != 0 || l & !(b.x | b.t) == 0 || l & !(b.o | b.t) == 0),
             Mutant::FullBeforeLine => !f0.full || f0.line == Line::None,
             Mutant::JokerOneSide => b.t == 0,
             _ => false,
