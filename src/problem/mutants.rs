@@ -37,6 +37,7 @@ use crate::tictactoe::rules::Geometry;
 use crate::tictactoe::symmetry::{Perm, dihedral};
 use hashbrown::HashMap;
 use rayon::prelude::*;
+use smallvec::SmallVec;
 
 /// A class of lines, by direction.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -714,6 +715,9 @@ impl<'p> Catalogue<'p> {
                 (None, Mutant::NearLine(k)) => self.gates.near.push((i, self.near[k as usize])),
                 _ => self.gates.rest.push(i),
             }
+        }
+        if !self.needs.wins_now {
+            self.gates.held = NearIndex::new(&self.gates.near, self.problem.geometry.lines.len());
         }
         self.line_mutants = (0..self.problem.geometry.lines.len().min(64))
             .map(|i| {
@@ -1511,9 +1515,24 @@ impl<'p> Catalogue<'p> {
                 bits.set(i);
             }
         }
-        for &(i, near) in &gates.near {
-            if !self.near_unread(b, near, &live) && asked(i) && self.fails(i, b, right, v0, &f0) {
-                bits.set(i);
+        match &gates.held {
+            Some(held) => {
+                for j in held.read(b, &live) {
+                    let i = gates.near[j].0;
+                    if asked(i) && self.fails(i, b, right, v0, &f0) {
+                        bits.set(i);
+                    }
+                }
+            }
+            None => {
+                for &(i, near) in &gates.near {
+                    if !self.near_unread(b, near, &live)
+                        && asked(i)
+                        && self.fails(i, b, right, v0, &f0)
+                    {
+                        bits.set(i);
+                    }
+                }
             }
         }
         for &i in &gates.rest {
@@ -1728,8 +1747,77 @@ struct Gates {
     /// Each [`Mutant::NearLine`] (index, the squares): it may fail only where they, or the
     /// line they replace, are live.
     near: Vec<(usize, Near)>,
+    /// Which of `near` a position reads, by table, where no rule looks a move ahead.
+    held: Option<NearIndex>,
     /// The others, asked of [`Catalogue::reads_as_right`] one by one.
     rest: Vec<usize>,
+}
+
+/// The near lines a position reads, found by table lookups rather than one by one: those
+/// whose squares one player holds (the joker counting for both), and those standing for a
+/// line that is live. Bits over a catalogue's [`Gates::near`], `words` to a set.
+#[derive(Clone)]
+struct NearIndex {
+    words: usize,
+    /// For each mask of squares, the near lines within it.
+    within: Vec<u64>,
+    /// For each line, the near lines that replace it.
+    replacing: Vec<u64>,
+}
+
+impl NearIndex {
+    fn new(near: &[(usize, Near)], lines: usize) -> Option<NearIndex> {
+        if near.is_empty() {
+            return None;
+        }
+        let words = near.len().div_ceil(64);
+        let mut within = vec![0u64; words << 16];
+        let mut replacing = vec![0u64; words * lines];
+        for (j, (_, n)) in near.iter().enumerate() {
+            let bit = 1u64 << (j % 64);
+            crate::tictactoe::rules::for_each_superset(n.squares, !n.squares, |m| {
+                within[m as usize * words + j / 64] |= bit
+            });
+            if let Some(l) = n.replaces {
+                replacing[l as usize * words + j / 64] |= bit;
+            }
+        }
+        Some(NearIndex {
+            words,
+            within,
+            replacing,
+        })
+    }
+
+    /// The near lines (indices into [`Gates::near`], in order) that `b`, whose live lines are
+    /// `live`, reads: the complement of [`Catalogue::near_unread`].
+    fn read(&self, b: Board, live: &Live) -> impl Iterator<Item = usize> + use<> {
+        let w = self.words;
+        let (x, o) = ((b.x | b.t) as usize * w, (b.o | b.t) as usize * w);
+        let mut set: SmallVec<[u64; 4]> = (0..w)
+            .map(|k| self.within[x + k] | self.within[o + k])
+            .collect();
+        let mut lines = live.x | live.o;
+        while lines != 0 {
+            let l = lines.trailing_zeros() as usize;
+            lines &= lines - 1;
+            if (l + 1) * w <= self.replacing.len() {
+                for (k, s) in set.iter_mut().enumerate() {
+                    *s |= self.replacing[l * w + k];
+                }
+            }
+        }
+        (0..w).flat_map(move |k| {
+            let mut bits = set[k];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    k * 64 + b
+                })
+            })
+        })
+    }
 }
 
 /// Which of a position's [`Live`] lines a mutant's ignored lines are checked against.
