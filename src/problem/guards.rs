@@ -117,9 +117,23 @@ impl Guards {
         if decided == 0 {
             return;
         }
-        let held: Vec<usize> = self.held(b, decided).collect();
-        for e in held {
-            keep(&mut self.best[e], b);
+        // The same elements as [`Guards::held`], taken in without collecting them.
+        let all = if self.lines.len() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.lines.len()) - 1
+        };
+        let mut left = decided & all;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let line = self.lines[i];
+            let who = owner(b, line);
+            for s in (0..self.squares).filter(|&s| line >> s & 1 == 0) {
+                let st = state(b, s);
+                let e = self.element(i, s, st, if st == 0 { who } else { 0 });
+                keep(&mut self.best[e], b);
+            }
         }
     }
 

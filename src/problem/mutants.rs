@@ -488,6 +488,10 @@ pub struct Catalogue<'p> {
     line_mutants: Vec<usize>,
     /// The right facts of the last board asked about: most mutants start from them.
     right: Option<(Board, Facts)>,
+    /// The right facts of boards with one player's stones only, by those stones and whose
+    /// they are, as a solver that misreads the other symbol sees every position: few
+    /// boards, met again and again. Allocated on first use.
+    one_sided: Vec<Option<(Board, Facts)>>,
     /// The mutants sorted by how [`Catalogue::kills`] finds where they may fail.
     gates: Gates,
     /// Perfect play on the whole board of the last board and mover asked about.
@@ -657,6 +661,7 @@ impl<'p> Catalogue<'p> {
             dropped: Vec::new(),
             line_mutants: Vec::new(),
             right: None,
+            one_sided: Vec::new(),
             whole_board_play: None,
             gates: Gates::default(),
             needs: Needs {
@@ -1345,6 +1350,23 @@ impl<'p> Catalogue<'p> {
         f
     }
 
+    /// [`Catalogue::facts`] of `b`, which holds one player's stones only, through the
+    /// table [`Catalogue::one_sided`].
+    fn one_sided_facts(&mut self, b: Board) -> Facts {
+        if self.one_sided.is_empty() {
+            self.one_sided = vec![None; 1 << 17];
+        }
+        let slot = (b.x | b.o) as usize | usize::from(b.x == 0) << 16;
+        match self.one_sided[slot] {
+            Some((c, f)) if c == b => f,
+            _ => {
+                let f = self.facts_by(&Reading::RIGHT, b);
+                self.one_sided[slot] = Some((b, f));
+                f
+            }
+        }
+    }
+
     /// The lines (bits over the geometry's lines) of one class.
     fn class_lines(&self, keep: impl Fn(Class) -> bool) -> u64 {
         let mut m = 0;
@@ -1455,8 +1477,8 @@ impl<'p> Catalogue<'p> {
             Mutant::FullBeforeLine => self.facts_by(&reading(&|r| r.full_first = true), b),
             Mutant::JokerOneSide => self.facts_by(&reading(&|r| r.joker_both = false), b),
             Mutant::PlayersSwapped => self.facts_by(&right, swapped(b)),
-            Mutant::FirstSymbolMisread => self.facts_by(&right, Board { x: 0, ..b }),
-            Mutant::SecondSymbolMisread => self.facts_by(&right, Board { o: 0, ..b }),
+            Mutant::FirstSymbolMisread => self.one_sided_facts(Board { x: 0, ..b }),
+            Mutant::SecondSymbolMisread => self.one_sided_facts(Board { o: 0, ..b }),
             Mutant::RulesSwapped(_)
             | Mutant::AnswerCase
             | Mutant::AnswerSpacing
