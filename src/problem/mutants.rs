@@ -1581,6 +1581,23 @@ impl<'p> Catalogue<'p> {
         bits
     }
 
+    /// Whether mutant `i`, one that ignores lines, fails on `b`, whose right answer is
+    /// `right`: as [`Catalogue::kills`] finds it, computed only where its lines are live.
+    fn fails_where_live(&mut self, i: usize, b: Board, right: &str) -> bool {
+        debug_assert!(matches!(
+            self.mutants[i],
+            Mutant::LineIgnored(_)
+                | Mutant::ClassIgnored(_)
+                | Mutant::NoDiagonals
+                | Mutant::NoLines
+        ));
+        let f0 = self.facts(b);
+        let v0 = self.problem.verdict_of(&f0);
+        let g = &self.problem.geometry;
+        let live = Live::of(g, b, self.needs.values, self.needs.wins_now);
+        self.dropped[i] & live.unsettled != 0 && self.fails(i, b, right, v0, &f0)
+    }
+
     /// Whether mutant `i`, computed in full, answers `b` otherwise than `right`; `v0` and
     /// `f0` are the right rule and facts.
     fn fails(&mut self, i: usize, b: Board, right: &str, v0: Option<usize>, f0: &Facts) -> bool {
@@ -2052,15 +2069,26 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
     let mut first: Vec<(Bits, Cell, Board)> = Vec::new();
     let mut caught = Bits::new(n);
     let mut seen_full = hashbrown::HashSet::new();
-    for boards in kept {
-        for (b, light) in boards {
-            let (a, cell) = catalogue.judged(b);
-            let mut kills = catalogue.kills_where(b, &a, |i| heavy[i]);
-            kills.union_with(&light);
-            caught.union_with(&kills);
-            if seen_full.insert((kills.clone(), cell)) {
-                first.push((kills, cell, b));
+    let candidates: Vec<(Board, Bits)> = kept.into_iter().flatten().collect();
+    let judged: Vec<(String, Cell)> = candidates
+        .iter()
+        .map(|&(b, _)| catalogue.judged(b))
+        .collect();
+    // Each heavy mutant over every candidate, then its game forgotten: one game's table in
+    // memory at a time.
+    let mut kills: Vec<Bits> = candidates.iter().map(|(_, light)| light.clone()).collect();
+    for i in (0..n).filter(|&i| heavy[i]) {
+        for (k, &(b, _)) in candidates.iter().enumerate() {
+            if catalogue.fails_where_live(i, b, &judged[k].0) {
+                kills[k].set(i);
             }
+        }
+        catalogue.geometries.clear();
+    }
+    for ((kills, (_, cell)), (b, _)) in kills.into_iter().zip(judged).zip(candidates) {
+        caught.union_with(&kills);
+        if seen_full.insert((kills.clone(), cell)) {
+            first.push((kills, cell, b));
         }
     }
     for (kills, cell, b) in light_only {
@@ -2077,7 +2105,7 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
         }
         for b in problem.positions() {
             let (a, cell) = catalogue.judged(b);
-            if catalogue.kills_where(b, &a, |j| j == i).has(i) {
+            if catalogue.fails_where_live(i, b, &a) {
                 let kills = catalogue.kills(b, &a);
                 caught.union_with(&kills);
                 if seen.insert((kills.clone(), cell)) {
@@ -2086,6 +2114,7 @@ pub fn killer_set(problem: &Problem) -> KillerSet {
                 break;
             }
         }
+        catalogue.geometries.clear();
     }
     let set = smallest_of(first, cells, n, positions);
     with_guards(set, &guards, &spread, &mut catalogue)
