@@ -2,8 +2,10 @@
 //! in some state (a condition copied from the line above, a check nested in the wrong `if`)
 //! is right wherever that square is in the state it wants. The killer set therefore holds,
 //! for each line, each square off it and each state of that square (empty, the first's, the
-//! second's, the joker), a position where that line decides the answer — ignoring it answers
-//! wrong — and the square is in that state, wherever the input space has one. Beside an
+//! second's), a position where that line decides the answer — ignoring it answers wrong — and
+//! the square is in that state, wherever the input space has one. The joker is not among the
+//! states: a board holds one, so a guard on it would ask a position of its own for every line
+//! and square. Beside an
 //! empty square, whose the line is counts too (the second player's, or not): the empty square is the one a move fills, in a search or in a test of the move, and
 //! a guarded check answers there for the line's owner only.
 //!
@@ -12,8 +14,8 @@
 
 use crate::tictactoe::board::Board;
 
-/// The states a square can be in: empty, the first player's, the second's, the joker.
-const STATES: usize = 4;
+/// The states a square can be in: empty, the first player's, the second's.
+const STATES: usize = 3;
 
 /// Whose the line is on a position: the second player's, or not (the first player's, or
 /// nobody's yet: a line that decides the answer through a move still to be made).
@@ -25,14 +27,12 @@ fn owner(b: Board, l: u16) -> usize {
     usize::from(l & !(b.o | b.t) == 0 && l & !(b.x | b.t) != 0)
 }
 
-/// The state of square `s` of `b`, by index into the [`STATES`].
+/// The state of square `s` of `b`, not the joker's, by index into the [`STATES`].
 fn state(b: Board, s: usize) -> usize {
     if b.x >> s & 1 == 1 {
         1
     } else if b.o >> s & 1 == 1 {
         2
-    } else if b.t >> s & 1 == 1 {
-        3
     } else {
         0
     }
@@ -102,7 +102,7 @@ impl Guards {
             .flat_map(move |i| {
                 let who = owner(b, self.lines[i]);
                 (0..self.squares)
-                    .filter(move |&s| self.lines[i] >> s & 1 == 0)
+                    .filter(move |&s| self.lines[i] >> s & 1 == 0 && b.t >> s & 1 == 0)
                     .map(move |s| {
                         // Whose the line is matters beside an empty square only: the square
                         // a move may fill, in a search or a test of the move.
@@ -129,7 +129,7 @@ impl Guards {
             left &= left - 1;
             let line = self.lines[i];
             let who = owner(b, line);
-            for s in (0..self.squares).filter(|&s| line >> s & 1 == 0) {
+            for s in (0..self.squares).filter(|&s| line >> s & 1 == 0 && b.t >> s & 1 == 0) {
                 let st = state(b, s);
                 let e = self.element(i, s, st, if st == 0 { who } else { 0 });
                 keep(&mut self.best[e], b);
@@ -138,7 +138,7 @@ impl Guards {
     }
 
     /// The candidates offered, each once, in input-space order of first offer.
-    fn candidates(&self) -> Vec<Board> {
+    pub fn candidates(&self) -> Vec<Board> {
         let mut seen = hashbrown::HashSet::new();
         let mut out = Vec::new();
         for b in self.best.iter().flatten() {

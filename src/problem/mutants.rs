@@ -2266,6 +2266,7 @@ fn with_guards(
     spread: &Spread,
     catalogue: &mut Catalogue,
 ) -> KillerSet {
+    let mutant_cover = set.boards.clone();
     set.guards = guards.complete(&mut set.boards, |b| catalogue.lines_deciding(b));
     // Each answer at its first, middle and last ply.
     let targets = spread.targets();
@@ -2282,38 +2283,22 @@ fn with_guards(
     }
     set.boards.sort_by_key(|&b| (b.ply(), b));
     set.spread = targets.iter().map(|&(t, _)| t).collect();
-    let n = catalogue.mutants.len();
-    // What each position brings, as members of one set: mutants, then cells, then guard
-    // elements.
-    let brings: Vec<Vec<usize>> = set
+    let brought: Vec<Vec<usize>> = set
         .boards
         .iter()
-        .map(|&b| {
-            let (a, cell) = catalogue.judged(b);
-            let kills = catalogue.kills(b, &a);
-            let mut v: Vec<usize> = kills.iter().collect();
-            v.push(n + set.cells.binary_search(&cell).expect("a feasible cell"));
-            let decided = catalogue.lines_killed(&kills);
-            let base = n + set.cells.len();
-            v.extend(guards.elements(b, decided).into_iter().map(|e| base + e));
-            // The spread's elements after every guard element.
-            if let Some(k) = set.spread.iter().position(|&t| t == (cell.answer, b.ply())) {
-                v.push(usize::MAX - k);
-            }
-            v
-        })
+        .map(|&b| brings(&set, guards, catalogue, b))
         .collect();
     let mut count: HashMap<usize, u32> = HashMap::new();
-    for v in &brings {
+    for v in &brought {
         for &e in v {
             *count.entry(e).or_default() += 1;
         }
     }
     let mut keep = vec![true; set.boards.len()];
     for k in (0..set.boards.len()).rev() {
-        if brings[k].iter().all(|e| count[e] > 1) {
+        if brought[k].iter().all(|e| count[e] > 1) {
             keep[k] = false;
-            for e in &brings[k] {
+            for e in &brought[k] {
                 *count.get_mut(e).expect("counted") -= 1;
             }
         }
@@ -2323,7 +2308,64 @@ fn with_guards(
         k += 1;
         keep[k - 1]
     });
+    // The same members covered at once, from the same positions: the mutants' cover, the
+    // guard coverage's candidates and the spread's positions. Where that is smaller (a
+    // position of one element kind often brings others), it stands.
+    let mut pool: Vec<Board> = mutant_cover;
+    pool.extend(guards.candidates());
+    pool.extend(targets.iter().map(|&(_, b)| b));
+    pool.sort_by_key(|&b| (b.ply(), b));
+    pool.dedup();
+    let members: Vec<Vec<usize>> = pool
+        .iter()
+        .map(|&b| brings(&set, guards, catalogue, b))
+        .collect();
+    let mut ids: Vec<usize> = members.iter().flatten().copied().collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let id = |e: usize| ids.binary_search(&e).expect("an element of the pool");
+    let sigs: Vec<Bits> = members
+        .iter()
+        .map(|es| {
+            let mut s = Bits::new(ids.len());
+            for &e in es {
+                s.set(id(e));
+            }
+            s
+        })
+        .collect();
+    // A position shows one cell, and one (answer, ply) of the spread at most.
+    let n = catalogue.mutants.len();
+    let mut exclusive = Bits::new(ids.len());
+    for (k, &e) in ids.iter().enumerate() {
+        if (n..n + set.cells.len()).contains(&e) || e > usize::MAX - set.spread.len() {
+            exclusive.set(k);
+        }
+    }
+    let joint = smallest_cover(&sigs, &exclusive);
+    if joint.len() < set.boards.len() {
+        set.boards = joint.iter().map(|&k| pool[k]).collect();
+        set.boards.sort_by_key(|&b| (b.ply(), b));
+    }
     set
+}
+
+/// What position `b` brings to killer set `set`, as members of one set: the mutants it
+/// catches, then its cell, then its guard elements, then its (answer, ply) of the spread.
+fn brings(set: &KillerSet, guards: &Guards, catalogue: &mut Catalogue, b: Board) -> Vec<usize> {
+    let n = catalogue.mutants.len();
+    let (a, cell) = catalogue.judged(b);
+    let kills = catalogue.kills(b, &a);
+    let mut v: Vec<usize> = kills.iter().collect();
+    v.push(n + set.cells.binary_search(&cell).expect("a feasible cell"));
+    let decided = catalogue.lines_killed(&kills);
+    let base = n + set.cells.len();
+    v.extend(guards.elements(b, decided).into_iter().map(|e| base + e));
+    // The spread's elements after every guard element.
+    if let Some(k) = set.spread.iter().position(|&t| t == (cell.answer, b.ply())) {
+        v.push(usize::MAX - k);
+    }
+    v
 }
 
 #[cfg(test)]
