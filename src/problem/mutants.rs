@@ -1815,7 +1815,7 @@ impl NearIndex {
         for (j, (_, n)) in near.iter().enumerate() {
             let bit = 1u64 << (j % 64);
             crate::tictactoe::rules::for_each_superset(n.squares, !n.squares, |m| {
-                within[m as usize * words + j / 64] |= bit
+                within[m * words + j / 64] |= bit
             });
             if let Some(l) = n.replaces {
                 replacing[l as usize * words + j / 64] |= bit;
