@@ -266,6 +266,30 @@ fn greedy_cover(masks: &[Vec<u64>], target: &[u64]) -> Vec<usize> {
     chosen
 }
 
+/// A cover of the union of `sets` with no set to spare, made greedily ([`smallest_cover`]'s
+/// bound from above), as indices into `sets`: for many sets of many members, where the
+/// search would spend its steps and settle for it.
+pub fn greedy(sets: &[Bits]) -> Vec<usize> {
+    let words = sets.iter().map(|s| s.0.len()).max().unwrap_or(1);
+    let masks: Vec<Vec<u64>> = sets
+        .iter()
+        .map(|s| {
+            let mut v = s.0.to_vec();
+            v.resize(words, 0);
+            v
+        })
+        .collect();
+    let mut target = vec![0u64; words];
+    for m in &masks {
+        for (t, w) in target.iter_mut().zip(m) {
+            *t |= w;
+        }
+    }
+    let mut out = greedy_cover(&masks, &target);
+    out.sort_unstable();
+    out
+}
+
 /// The state shared by the steps of [`smallest_cover`]'s search.
 struct Search<'a> {
     /// Steps taken so far, over every size tried.

@@ -2334,15 +2334,7 @@ fn with_guards(
             s
         })
         .collect();
-    // A position shows one cell, and one (answer, ply) of the spread at most.
-    let n = catalogue.mutants.len();
-    let mut exclusive = Bits::new(ids.len());
-    for (k, &e) in ids.iter().enumerate() {
-        if (n..n + set.cells.len()).contains(&e) || e > usize::MAX - set.spread.len() {
-            exclusive.set(k);
-        }
-    }
-    let joint = smallest_cover(&sigs, &exclusive);
+    let joint = crate::cover::greedy(&sigs);
     if joint.len() < set.boards.len() {
         set.boards = joint.iter().map(|&k| pool[k]).collect();
         set.boards.sort_by_key(|&b| (b.ply(), b));
